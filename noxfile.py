@@ -1,0 +1,55 @@
+"""nox sessions: tests, docs, lint, bench.
+
+Each session installs what it needs into its own virtual environment, so a machine with
+only Python and pip can run ``python3 -m pip install nox && nox -s <session>``.
+"""
+
+import nox
+
+nox.options.sessions = ["lint", "tests", "docs"]
+nox.options.reuse_existing_virtualenvs = True
+PYTHON = "3.11"  # torch 2.13.0 (the oracle) lies on this machine's disk for Python 3.11
+
+
+@nox.session(python=PYTHON)
+def tests(session):
+    """Run the test suite, including the differential tests against torch 2.13."""
+    session.install("-e", ".[test,docs]")
+    session.run("pytest", "-q", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def docs(session):
+    """Build the site into docs/_build/html, failing on any diverging example output.
+
+    conf.py is at the root, the sources in docs/ (and gallery/). Extra arguments go to
+    sphinx-build, e.g. ``nox -s docs -- -E`` for a clean read or ``-j 2``.
+    """
+    session.install("-e", ".[docs]")
+    session.run("sphinx-build", "-W", "--keep-going", "-c", ".", "-b", "html", "docs",
+                "docs/_build/html", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def docs_serve(session):
+    """Serve the site on http://127.0.0.1:8000 and rebuild it on every change (live reload)."""
+    session.install("-e", ".[docs]", "sphinx-autobuild")
+    session.run("sphinx-autobuild", "-c", ".", "docs", "docs/_build/html",
+                "--watch", "gallery", "--watch", "src/doctensor", "--watch", "conf.py",
+                "--re-ignore", r"docs/(auto_gallery|generated|_build)/.*",
+                "--port", "8000", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def lint(session):
+    """ruff, and import-linter's contract that imports only go down DESIGN.md's layers."""
+    session.install("ruff", "import-linter", "-e", ".")
+    session.run("ruff", "check", "src", "tests", "benchmarks", "noxfile.py", "conf.py")
+    session.run("lint-imports")
+
+
+@nox.session(python=PYTHON)
+def bench(session):
+    """Benchmarks: doctensor vs torch 2.13 vs raw NumPy (a printed table)."""
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "benchmarks", *session.posargs)

@@ -1,0 +1,150 @@
+"""dtypes and torch's type promotion rules.
+
+Each dtype knows its NumPy twin, its legacy scalar-type name (``Float``) and its promotion
+category. ``result_type`` implements torch's three-tier rule (dimensioned tensors, 0-d
+tensors, Python scalars), written once here and used by every op.
+"""
+
+import builtins
+
+import numpy as np
+
+__all__ = [
+    "dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+    "bool_", "half", "float", "double", "short", "int", "long",
+    "get_default_dtype", "set_default_dtype", "promote_types", "result_type",
+]
+
+
+class dtype:
+    """A tensor element type, printed as torch prints it (``torch.float32``)."""
+
+    __slots__ = ("name", "np", "itemsize", "is_floating_point", "is_signed", "scalar_name",
+                 "category", "__weakref__")
+
+    def __init__(self, name, np_dtype, scalar_name, category):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.itemsize = self.np.itemsize
+        self.is_floating_point = category == 2
+        self.is_signed = name not in ("uint8", "bool")
+        self.scalar_name = scalar_name
+        self.category = category  # 0 bool, 1 integral, 2 floating
+
+    @property
+    def is_complex(self):
+        return False
+
+    def __repr__(self):
+        return "torch." + self.name
+
+
+
+float16 = dtype("float16", np.float16, "Half", 2)
+float32 = dtype("float32", np.float32, "Float", 2)
+float64 = dtype("float64", np.float64, "Double", 2)
+uint8 = dtype("uint8", np.uint8, "Byte", 1)
+int8 = dtype("int8", np.int8, "Char", 1)
+int16 = dtype("int16", np.int16, "Short", 1)
+int32 = dtype("int32", np.int32, "Int", 1)
+int64 = dtype("int64", np.int64, "Long", 1)
+bool_ = dtype("bool", np.bool_, "Bool", 0)
+half, float, double = float16, float32, float64  # noqa: A001 (torch's aliases)
+short, int, long = int16, int32, int64  # noqa: A001
+
+ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_)
+_BY_NP = {d.np: d for d in ALL}
+_BY_NAME = {d.name: d for d in ALL}
+
+
+def from_numpy_dtype(np_dtype):
+    """The doctensor dtype of a NumPy dtype; TypeError for the ones torch lacks."""
+    try:
+        return _BY_NP[np.dtype(np_dtype)]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
+            "supported types are: float64, float32, float16, complex64, complex128, int64, "
+            "int32, int16, int8, uint8, and bool.") from None
+
+
+def by_name(name):
+    return _BY_NAME[name]
+
+
+_default = [float32]
+
+
+def get_default_dtype():
+    """The dtype of floating tensors made from Python floats (``torch.float32`` at start)."""
+    return _default[0]
+
+
+def set_default_dtype(d):
+    """Set the default floating dtype (float32 or float64, as torch allows)."""
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError(
+            "only floating-point types are supported as the default type")
+    _default[0] = d
+
+
+# Note [type promotion]
+# promote_types is the symmetric table of c10/core/ScalarType.cpp: within a category the
+# wider type wins; uint8 with int8 gives int16; any integral with a floating type gives the
+# floating type; bool loses to everything.  result_type() adds the priority of operands:
+# tensors with dims > 0-d tensors > Python scalars, where a lower tier only matters when it
+# brings a higher category (int tensor + 2.5 -> float32, uint8 tensor + 1000 -> uint8).
+
+_RANK = {uint8: 1, int8: 0, int16: 2, int32: 3, int64: 4, float16: 0, float32: 1, float64: 2}
+
+
+def promote_types(a, b):
+    """torch.promote_types: the smallest dtype both ``a`` and ``b`` convert to."""
+    if a is b:
+        return a
+    if a.category != b.category:
+        return a if a.category > b.category else b
+    if a is bool_:
+        return a
+    if {a, b} == {uint8, int8}:
+        return int16
+    return a if _RANK[a] > _RANK[b] else b
+
+
+def _combine(higher, lower):
+    if higher is None:
+        return lower
+    if higher.is_floating_point:
+        return higher
+    if lower is not None and (higher is bool_ or lower.is_floating_point):
+        return promote_types(higher, lower)
+    return higher
+
+
+def scalar_dtype(value):
+    """The dtype a Python scalar takes when it is wrapped (bool, int64 or the default)."""
+    if isinstance(value, (builtins.bool, np.bool_)):
+        return bool_
+    if isinstance(value, (builtins.int, np.integer)):
+        return int64
+    return get_default_dtype()
+
+
+def result_type(tensors, scalars=()):
+    """Promote tensors (objects with ``dtype`` and ``ndim``) and Python scalars as torch does."""
+    dim = zero = wrapped = None
+    for t in tensors:
+        d = t.dtype
+        if t.ndim:
+            dim = d if dim is None else promote_types(dim, d)
+        else:
+            zero = d if zero is None else promote_types(zero, d)
+    for s in scalars:
+        d = scalar_dtype(s)
+        wrapped = d if wrapped is None else promote_types(wrapped, d)
+    return _combine(dim, _combine(zero, wrapped))
+
+
+def can_cast(frm, to):
+    """torch.can_cast: False only when a cast would lower the category."""
+    return frm.category <= to.category

@@ -1,0 +1,150 @@
+"""Pure shape / stride / broadcast arithmetic, with torch's error messages."""
+
+import math
+
+__all__ = ["contiguous_strides", "broadcast_shapes", "view_strides", "infer_size", "wrap_dim",
+           "expand_strides", "is_contiguous"]
+
+
+def contiguous_strides(shape):
+    """Row-major strides (in elements) for ``shape``; size-0/1 dims keep the running product."""
+    strides = []
+    acc = 1
+    for size in reversed(shape):
+        strides.append(acc)
+        acc *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def is_contiguous(shape, strides):
+    """torch's rule: strides of dims of size 1 do not matter; empty tensors are contiguous."""
+    expected = 1
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size == 0:
+            return True
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
+
+
+def broadcast_shapes(a, b):
+    """The broadcast of two shapes, or torch's RuntimeError naming the first mismatch."""
+    if a == b:
+        return a
+    n = max(len(a), len(b))
+    a = (1,) * (n - len(a)) + tuple(a)
+    b = (1,) * (n - len(b)) + tuple(b)
+    out = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        else:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) "
+                               f"at non-singleton dimension {i}")
+    return tuple(out)
+
+
+def infer_size(shape, numel):
+    """Resolve one ``-1`` in a requested view/reshape shape."""
+    shape = list(shape)
+    infer = None
+    known = 1
+    for i, s in enumerate(shape):
+        if s == -1:
+            if infer is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s}")
+        else:
+            known *= s
+    if infer is not None and known != 0 and numel % known == 0:
+        shape[infer] = numel // known
+    elif known != numel or infer is not None:
+        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size "
+                           f"{numel}")
+    return tuple(shape)
+
+
+# Note [view strides]
+# A view keeps the storage, so the new shape must be expressible with strides over the old
+# layout.  Walk the old dims from the right in "chunks" of dims that are laid out
+# contiguously with each other (stride[i] == stride[i+1] * size[i+1]); each chunk can be
+# split or merged freely, but new dims may not straddle two chunks.  This is ATen's
+# computeStride; reshape() copies exactly when it returns None.
+
+def view_strides(old_shape, old_strides, new_shape):
+    """Strides for viewing ``old_shape``/``old_strides`` as ``new_shape``, or None."""
+    numel = math.prod(old_shape)
+    if numel == 0:
+        if tuple(old_shape) == tuple(new_shape):
+            return tuple(old_strides)
+        return contiguous_strides(new_shape)
+    new_strides = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = old_strides[-1] if old_strides else 1
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[tensor_d]
+        if tensor_d == 0 or (old_shape[tensor_d - 1] != 1 and
+                             old_strides[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_strides[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = old_strides[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_strides)
+
+
+def wrap_dim(dim, ndim):
+    """Wrap a possibly negative dim; a 0-d tensor accepts dims -1 and 0 as torch does."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {dim})")
+    return dim % n
+
+
+def expand_strides(shape, strides, sizes):
+    """Strides of ``expand(sizes)``: new and broadcast dims get stride 0."""
+    if len(sizes) < len(shape):
+        raise RuntimeError(f"expand(torch.FloatTensor{{[{', '.join(map(str, shape))}]}}, "
+                           f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided "
+                           f"({len(sizes)}) must be greater or equal to the number of dimensions "
+                           f"in the tensor ({len(shape)})")
+    lead = len(sizes) - len(shape)
+    out_shape, out_strides = [], []
+    for i, size in enumerate(sizes):
+        if i < lead:
+            if size < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({size}) isn't allowed in a "
+                                   "leading, non-existing dimension " + str(i))
+            out_shape.append(size)
+            out_strides.append(0)
+            continue
+        old, stride = shape[i - lead], strides[i - lead]
+        if size == -1:
+            size = old
+        if old == size:
+            out_strides.append(stride)
+        elif old == 1:
+            out_strides.append(0)
+        else:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({size}) must match the existing size ({old}) "
+                f"at non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}]."
+                f"  Tensor sizes: [{', '.join(map(str, shape))}]")
+        out_shape.append(size)
+    return tuple(out_shape), tuple(out_strides)

@@ -1,0 +1,155 @@
+"""The tensor's data structure: storage + offset + sizes + strides + dtype + autograd metadata.
+
+No math lives here (that is ``ops/`` and ``tensor.py``).  A tensor keeps ``_data``, an array
+of its backend that *is* the strided window onto its storage, so every op runs straight on
+it; sizes, strides and the offset are read back from that window.  The storage and the
+version counter are created lazily, the first time something asks for them, so a fresh op
+result costs one object.
+"""
+
+from . import _dtypes
+from ._strides import is_contiguous
+from .storage import Storage, VersionCounter
+
+__all__ = ["TensorBase", "wrap"]
+
+
+class TensorBase:
+    """Storage-level state of a tensor (see the module docstring)."""
+
+    __slots__ = ("_data", "_device", "_backend", "_storage", "_vc", "_base", "_requires_grad",
+                 "_grad_fn", "_grad", "_output_nr", "_view_version", "_retains_grad",
+                 "_hooks", "_grad_acc", "__dict__", "__weakref__")
+
+    # -- storage and layout ---------------------------------------------------------------
+    @property
+    def dtype(self):
+        return _dtypes._BY_NP[self._data.dtype]
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def is_cuda(self):
+        return self._device.type == "cuda"
+
+    @property
+    def shape(self):
+        from .size import Size
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        """The shape as ``torch.Size``, or the size of one dim."""
+        if dim is None:
+            return self.shape
+        from ._strides import wrap_dim
+        return self._data.shape[wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def dim(self):
+        return self._data.ndim
+
+    def numel(self):
+        return self._data.size
+
+    nelement = numel
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def stride(self, dim=None):
+        """Strides in elements, as torch counts them."""
+        item = self._data.itemsize
+        strides = tuple(s // item for s in self._data.strides)
+        if dim is None:
+            return strides
+        from ._strides import wrap_dim
+        return strides[wrap_dim(dim, self._data.ndim)]
+
+    def untyped_storage(self):
+        """The Storage shared by this tensor and its views."""
+        if self._storage is None:
+            self._storage = Storage(self._data, self._backend, self._device)
+        return self._storage
+
+    def storage_offset(self):
+        storage = self.untyped_storage()
+        if self._data.size == 0:
+            return 0
+        delta = self._backend.data_ptr(self._data) - storage.data_ptr()
+        return delta // self._data.itemsize
+
+    def data_ptr(self):
+        """Address of the first element (``storage.data_ptr() + offset * itemsize``)."""
+        if self._data.size == 0:
+            return 0
+        return self._backend.data_ptr(self._data)
+
+    def is_contiguous(self, memory_format=None):
+        return is_contiguous(self._data.shape, self.stride())
+
+    # -- version counter and views --------------------------------------------------------
+    def _version_counter(self):
+        if self._vc is None:
+            self._vc = VersionCounter()
+        return self._vc
+
+    @property
+    def _version(self):
+        return 0 if self._vc is None else self._vc.value
+
+    def _bump_version(self):
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = VersionCounter()
+        vc.value += 1
+
+    def _is_view(self):
+        return self._base is not None
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def get_device(self):
+        return -1 if self._device.type == "cpu" else self._device.index
+
+    # -- autograd metadata (the graph itself lives in autograd/) ---------------------------
+    @property
+    def is_leaf(self):
+        return self._grad_fn is None
+
+    @property
+    def output_nr(self):
+        return self._output_nr
+
+
+def wrap(cls, data, device, backend, requires_grad=False):
+    """A new tensor of class ``cls`` owning the fresh array ``data``."""
+    t = object.__new__(cls)
+    t._data = data
+    t._device = device
+    t._backend = backend
+    t._storage = None
+    t._vc = None
+    t._base = None
+    t._requires_grad = requires_grad
+    t._grad_fn = None
+    t._grad = None
+    t._output_nr = 0
+    t._view_version = None
+    t._retains_grad = False
+    t._hooks = None
+    t._grad_acc = None
+    return t
+
+
+def alias(cls, src, data, share_version=True):
+    """A tensor over ``src``'s storage (a view, ``detach()`` or ``.data``)."""
+    t = wrap(cls, data, src._device, src._backend)
+    t._storage = src.untyped_storage()
+    t._vc = src._version_counter() if share_version else None
+    return t

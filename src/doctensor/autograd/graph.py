@@ -1,0 +1,233 @@
+"""The autograd graph: ``Node``, ``AccumulateGrad`` and ``SavedTensor``.
+
+Each op that records history creates one ``Node``; its ``next_functions`` are the edges
+``(node, output_nr)`` to the nodes that produced its inputs, with an ``AccumulateGrad`` at
+every leaf that requires grad::
+
+    x (leaf) ── AccumulateGrad ◄── MulBackward0 ◄── SumBackward0 ◄── loss.backward()
+"""
+
+import itertools
+import re
+import weakref
+
+__all__ = ["Node", "AccumulateGrad", "SavedTensor", "gradient_edge", "RemovableHandle"]
+
+_seq = itertools.count()
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``remove()`` takes the hook out again."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks):
+        self._hooks = hooks
+        self.id = next(self._ids)
+
+    def remove(self):
+        self._hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+class Node:
+    """A backward function of the graph (torch's ``torch.autograd.graph.Node``)."""
+
+    __slots__ = ("next_functions", "_seq", "_hooks", "_prehooks", "_tensor_prehooks",
+                 "metadata", "__weakref__")
+
+    def __init__(self, next_functions=()):
+        self.next_functions = next_functions
+        self._seq = next(_seq)
+        self._hooks = None
+        self._prehooks = None
+        self._tensor_prehooks = None
+        self.metadata = {}
+
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    def apply(self, grads):
+        """Gradients for ``next_functions`` from the gradients of this node's outputs."""
+        raise NotImplementedError
+
+    def release(self):
+        """Free saved tensors after a backward without ``retain_graph``."""
+
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; it may replace grad_inputs."""
+        if self._hooks is None:
+            self._hooks = {}
+        handle = RemovableHandle(self._hooks)
+        self._hooks[handle.id] = fn
+        return handle
+
+    def register_prehook(self, fn):
+        """``fn(grad_outputs)`` runs before this node; it may replace grad_outputs."""
+        if self._prehooks is None:
+            self._prehooks = {}
+        handle = RemovableHandle(self._prehooks)
+        self._prehooks[handle.id] = fn
+        return handle
+
+    def _register_tensor_prehook(self, output_nr, fn):
+        if self._tensor_prehooks is None:
+            self._tensor_prehooks = {}
+        hooks = self._tensor_prehooks.setdefault(output_nr, {})
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = fn
+        return handle
+
+    def __call__(self, grads):
+        """Run prehooks, ``apply`` and hooks: what the engine calls."""
+        if self._tensor_prehooks:
+            grads = list(grads)
+            for nr, hooks in self._tensor_prehooks.items():
+                for fn in list(hooks.values()):
+                    new = fn(grads[nr])
+                    if new is not None:
+                        grads[nr] = new
+        if self._prehooks:
+            for fn in list(self._prehooks.values()):
+                new = fn(tuple(grads))
+                if new is not None:
+                    grads = list(new)
+        out = self.apply(grads)
+        if self._hooks:
+            for fn in list(self._hooks.values()):
+                new = fn(tuple(out), tuple(grads))
+                if new is not None:
+                    out = tuple(new)
+        return out
+
+
+class AccumulateGrad(Node):
+    """The sink at a leaf: adds incoming gradients into ``variable.grad``."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        super().__init__(())
+        self._seq = float("inf")  # run as soon as ready, as torch does
+        self.variable = variable
+
+    def apply(self, grads):
+        from .grad_mode import GradMode
+        new = grads[0]
+        if new is None:
+            return ()
+        var = self.variable
+        if var._grad is None:
+            if GradMode.enabled:
+                var._grad = new
+            else:
+                var._grad = new.detach() if _is_fresh(new) else new.detach().clone()
+        elif GradMode.enabled:
+            var._grad = var._grad + new
+        else:
+            var._grad._data += new._data
+            var._grad._bump_version()
+        return ()
+
+
+def _is_fresh(t):
+    # Note [stealing gradients]: torch keeps the incoming gradient as .grad when nothing else
+    # references it.  Every alias (view, detach) creates the source's version counter, so a
+    # tensor without one was never aliased; the engine marks user-given gradients the same way.
+    return t._base is None and t._vc is None
+
+
+# Set by ops/views.py: refreshes the grad_fn of a view whose base changed in place.
+VIEW_EDGE_HOOK = None
+
+
+def gradient_edge(tensor):
+    """The edge ``(node, output_nr)`` through which gradient flows into ``tensor``."""
+    if tensor._view_version is not None:
+        VIEW_EDGE_HOOK(tensor)
+    fn = tensor._grad_fn
+    if fn is not None:
+        return (fn, tensor._output_nr)
+    if not tensor._requires_grad:
+        return (None, 0)
+    acc = tensor._grad_acc() if tensor._grad_acc is not None else None
+    if acc is None:
+        acc = AccumulateGrad(tensor)
+        tensor._grad_acc = weakref.ref(acc)
+    return (acc, 0)
+
+
+# Note [saved tensors]
+# A node saves what its backward formula reads, at the version the tensor had then.  When
+# backward unpacks it, a different version means an in-place op overwrote the value the
+# formula needs, and the error names the tensor exactly as torch does.  An op's own output
+# is saved *without* its grad_fn (that would be a reference cycle node -> output -> node);
+# unpacking re-attaches this node as its grad_fn.  After a backward without retain_graph the
+# saved values are released, and unpacking them again is torch's "backward a second time".
+
+_RELEASED = object()
+_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+
+
+class SavedTensor:
+    """A value saved for backward, with the version it had when saved."""
+
+    __slots__ = ("value", "version", "is_output", "output_nr")
+
+    def __init__(self, value, is_output=False):
+        self.is_output = is_output
+        if hasattr(value, "_data"):
+            self.version = value._version_counter().value
+            self.output_nr = value._output_nr
+            if is_output:
+                value = value._alias_for_saving()
+        else:
+            self.version = None
+            self.output_nr = 0
+        self.value = value
+
+    def unpack(self, node):
+        value = self.value
+        if value is _RELEASED:
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved "
+                "tensors after they have already been freed). Saved intermediate values of the "
+                "graph are freed when you call .backward() or autograd.grad(). Specify "
+                "retain_graph=True if you need to backward through the graph a second time or "
+                "if you need to access saved tensors after calling backward.")
+        if self.version is None:
+            return value
+        current = value._vc.value
+        if current != self.version:
+            grad_fn = node if self.is_output else value.grad_fn
+            where = ""
+            if grad_fn is not None:
+                name = _BACKWARD_SUFFIX.sub("", grad_fn.name())
+                where = f", which is output {self.output_nr} of {name},"
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [{type_string(value)} [{', '.join(map(str, value.shape))}]]"
+                f"{where} is at version {current}; expected version {self.version} instead. "
+                "Hint: enable anomaly detection to find the operation that failed to compute "
+                "its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+        if self.is_output:
+            return value._with_grad_fn(node, self.output_nr)
+        return value
+
+    def release(self):
+        self.value = _RELEASED
+
+
+def type_string(t):
+    """torch's legacy type name of a tensor: ``torch.FloatTensor``, ``torch.cuda.LongTensor``."""
+    where = "torch.cuda." if t.is_cuda else "torch."
+    return f"{where}{t.dtype.scalar_name}Tensor"
+

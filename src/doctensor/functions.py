@@ -1,0 +1,393 @@
+"""The ``torch.*`` functions: each one calls the op or the Tensor method it names."""
+
+from ._dtypes import get_default_dtype
+from .ops import creation, joining, linalg, random_ops
+from .ops import pointwise as P
+from .tensor import Tensor
+
+__all__ = [
+    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "empty", "full", "arange", "linspace",
+    "eye", "zeros_like", "ones_like", "empty_like", "full_like", "rand", "randn", "randint",
+    "randperm", "rand_like", "randn_like", "randint_like", "bernoulli", "normal",
+    "is_tensor", "numel", "add", "sub", "mul", "div", "true_divide", "pow", "neg", "abs", "exp",
+    "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "where", "maximum",
+    "minimum", "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "matmul",
+    "mm", "mv", "dot", "bmm", "addmm", "cat", "concat", "stack", "equal", "allclose", "eq",
+    "ne", "lt", "le", "gt", "ge", "reshape", "flatten", "squeeze", "unsqueeze", "transpose",
+    "t", "permute", "narrow", "select", "unbind", "split", "chunk", "diagonal", "clone",
+    "detach", "sign", "reciprocal", "all", "any", "square",
+]
+
+
+def _size(size):
+    return tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+
+
+# -- creation -------------------------------------------------------------------------------------
+
+tensor = creation.tensor
+as_tensor = creation.as_tensor
+from_numpy = creation.from_numpy
+arange = creation.arange
+linspace = creation.linspace
+eye = creation.eye
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False):
+    return creation.full(_size(size), 0, dtype or get_default_dtype(), device, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    return creation.full(_size(size), 1, dtype or get_default_dtype(), device, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False):
+    return creation.empty(_size(size), dtype, device, requires_grad)
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    return creation.full(size, fill_value, dtype, device, requires_grad)
+
+
+def _like(t, dtype, device):
+    return tuple(t.shape), dtype or t.dtype, device or t.device
+
+
+def zeros_like(input, dtype=None, device=None, requires_grad=False):
+    shape, dt, dev = _like(input, dtype, device)
+    return creation.full(shape, 0, dt, dev, requires_grad)
+
+
+def ones_like(input, dtype=None, device=None, requires_grad=False):
+    shape, dt, dev = _like(input, dtype, device)
+    return creation.full(shape, 1, dt, dev, requires_grad)
+
+
+def empty_like(input, dtype=None, device=None, requires_grad=False):
+    shape, dt, dev = _like(input, dtype, device)
+    return creation.full(shape, 0, dt, dev, requires_grad)
+
+
+def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
+    shape, dt, dev = _like(input, dtype, device)
+    return creation.full(shape, fill_value, dt, dev, requires_grad)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    return random_ops.rand(_size(size), generator, dtype, device, requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    return random_ops.randn(_size(size), generator, dtype, device, requires_grad)
+
+
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False):
+    if size is None:
+        low, high, size = 0, low, high
+    return random_ops.randint(low, high, tuple(size), generator, dtype, device, requires_grad)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    return random_ops.randperm(n, generator, dtype, device, requires_grad)
+
+
+def rand_like(input, dtype=None, device=None, requires_grad=False):
+    shape, dt, dev = _like(input, dtype, device)
+    return random_ops.rand(shape, None, dt, dev, requires_grad)
+
+
+def randn_like(input, dtype=None, device=None, requires_grad=False):
+    shape, dt, dev = _like(input, dtype, device)
+    return random_ops.randn(shape, None, dt, dev, requires_grad)
+
+
+def randint_like(input, low=0, high=None, dtype=None, device=None, requires_grad=False):
+    if high is None:
+        low, high = 0, low
+    shape, dt, dev = _like(input, dtype, device)
+    return random_ops.randint(low, high, shape, None, dt, dev, requires_grad)
+
+
+def bernoulli(input, p=None, generator=None):
+    if p is not None:
+        return input.new_zeros(input.shape).bernoulli_(p, generator)
+    return random_ops.bernoulli(input, generator)
+
+
+def normal(mean, std=1.0, size=None, generator=None):
+    """torch.normal: float mean/std with ``size``, or tensor mean/std (A.4.6)."""
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        like = mean if isinstance(mean, Tensor) else std
+        shape = like.shape
+        if isinstance(mean, Tensor) and isinstance(std, Tensor):
+            from ._strides import broadcast_shapes
+            shape = broadcast_shapes(tuple(mean.shape), tuple(std.shape))
+        out = creation.full(tuple(shape), 0, like.dtype, like.device)
+        out.normal_(0.0, 1.0, generator)
+        return out * std + mean
+    return creation.full(tuple(size), 0, get_default_dtype()).normal_(mean, std, generator)
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()
+
+
+# -- math -----------------------------------------------------------------------------------------
+
+def add(input, other, *, alpha=1):
+    return input.add(other, alpha=alpha) if isinstance(input, Tensor) else other.add(input)
+
+
+def sub(input, other, *, alpha=1):
+    return input.sub(other, alpha=alpha)
+
+
+def mul(input, other):
+    return input.mul(other) if isinstance(input, Tensor) else other.mul(input)
+
+
+def div(input, other, *, rounding_mode=None):
+    return input.div(other, rounding_mode=rounding_mode)
+
+
+true_divide = div
+
+
+def pow(input, exponent):
+    return input.pow(exponent) if isinstance(input, Tensor) else exponent.__rpow__(input)
+
+
+def neg(input):
+    return -input
+
+
+def abs(input):
+    return input.abs()
+
+
+def exp(input):
+    return input.exp()
+
+
+def log(input):
+    return input.log()
+
+
+def sqrt(input):
+    return input.sqrt()
+
+
+def square(input):
+    return input.pow(2)
+
+
+def sin(input):
+    return input.sin()
+
+
+def cos(input):
+    return input.cos()
+
+
+def tanh(input):
+    return input.tanh()
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
+def relu(input):
+    return input.relu()
+
+
+def sign(input):
+    return input.sign()
+
+
+def reciprocal(input):
+    return input.reciprocal()
+
+
+def clamp(input, min=None, max=None):
+    return input.clamp(min, max)
+
+
+clip = clamp
+
+
+def where(condition, input, other):
+    return P.where_tensor(condition, input, other)
+
+
+def maximum(input, other):
+    return input.maximum(other)
+
+
+def minimum(input, other):
+    return input.minimum(other)
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    return input.sum(dim, keepdim, dtype=dtype)
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None):
+    return input.mean(dim, keepdim, dtype=dtype)
+
+
+def prod(input, *, dtype=None):
+    return input.prod(dtype=dtype)
+
+
+def max(input, dim=None, keepdim=False):
+    return input.max(dim, keepdim)
+
+
+def min(input, dim=None, keepdim=False):
+    return input.min(dim, keepdim)
+
+
+def argmax(input, dim=None, keepdim=False):
+    return input.argmax(dim, keepdim)
+
+
+def argmin(input, dim=None, keepdim=False):
+    return input.argmin(dim, keepdim)
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return input.std(dim, unbiased, keepdim, correction=correction)
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return input.var(dim, unbiased, keepdim, correction=correction)
+
+
+def all(input, dim=None, keepdim=False):
+    return input.all(dim, keepdim)
+
+
+def any(input, dim=None, keepdim=False):
+    return input.any(dim, keepdim)
+
+
+matmul = linalg.matmul
+mm = linalg.mm
+mv = linalg.mv
+dot = linalg.dot
+bmm = linalg.bmm
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    return linalg.addmm(input, mat1, mat2, beta, alpha)
+
+
+def cat(tensors, dim=0):
+    return joining.cat(tensors, dim)
+
+
+concat = cat
+
+
+def stack(tensors, dim=0):
+    return joining.stack(tensors, dim)
+
+
+def equal(input, other):
+    return input.equal(other)
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return input.allclose(other, rtol, atol, equal_nan)
+
+
+def eq(input, other):
+    return input == other
+
+
+def ne(input, other):
+    return input != other
+
+
+def lt(input, other):
+    return input < other
+
+
+def le(input, other):
+    return input <= other
+
+
+def gt(input, other):
+    return input > other
+
+
+def ge(input, other):
+    return input >= other
+
+
+# -- shapes ---------------------------------------------------------------------------------------
+
+def reshape(input, shape):
+    return input.reshape(shape)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    return input.flatten(start_dim, end_dim)
+
+
+def squeeze(input, dim=None):
+    return input.squeeze(dim)
+
+
+def unsqueeze(input, dim):
+    return input.unsqueeze(dim)
+
+
+def transpose(input, dim0, dim1):
+    return input.transpose(dim0, dim1)
+
+
+def t(input):
+    return input.t()
+
+
+def permute(input, dims):
+    return input.permute(*dims)
+
+
+def narrow(input, dim, start, length):
+    return input.narrow(dim, start, length)
+
+
+def select(input, dim, index):
+    return input.select(dim, index)
+
+
+def unbind(input, dim=0):
+    return input.unbind(dim)
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    return tensor.split(split_size_or_sections, dim)
+
+
+def chunk(input, chunks, dim=0):
+    return input.chunk(chunks, dim)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    return input.diagonal(offset, dim1, dim2)
+
+
+def clone(input, *, memory_format=None):
+    return input.clone(memory_format=memory_format)
+
+
+def detach(input):
+    return input.detach()

@@ -1,0 +1,166 @@
+"""One op, declared once: ``Op`` records and the single ``apply`` that runs them.
+
+An op record holds its name, its grad_fn name as torch 2.13 prints it, a pure array
+``forward(xp, *arrays, **attrs)``, a ``backward(ctx, grad)`` written in doctensor ops (so
+double backward works), and ``saves``: which inputs/results its backward reads, keyed by
+the inputs whose gradient needs them (torch saves ``other`` for ``mul`` only when ``self``
+requires grad).  Eager mode, autograd and in-place variants all go through ``record()``.
+"""
+
+from .._dtypes import _BY_NP
+from ..autograd.grad_mode import GradMode
+from ..autograd.graph import Node, SavedTensor, gradient_edge
+
+__all__ = ["Op", "declare", "OpNode", "record", "wrap_result", "Tensor"]
+
+# The Tensor class (layer 6) registers itself here so that ops can wrap their results.
+Tensor = None
+
+
+def set_tensor_class(cls):
+    global Tensor
+    Tensor = cls
+
+
+class OpNode(Node):
+    """The backward node of an op; ``ctx`` for its backward formula."""
+
+    __slots__ = ("saved", "attrs", "needs_input_grad", "input_meta")
+    op = None
+    num_outputs = 1
+    multi = False
+
+    def __getattr__(self, name):
+        # ctx.self, ctx.result, ctx.dim ...; also torch's grad_fn._saved_self
+        if name.startswith("_saved_"):
+            name = name[7:]
+        try:
+            saved = object.__getattribute__(self, "saved")
+            if name in saved:
+                return saved[name].unpack(self)
+            return object.__getattribute__(self, "attrs")[name]
+        except (KeyError, AttributeError):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'") \
+                from None
+
+    def apply(self, grads):
+        grad = grads if self.multi else grads[0]
+        if grad is None or (self.multi and all(g is None for g in grads)):
+            return (None,) * len(self.next_functions)
+        outs = self.op.backward(self, grad)
+        return tuple(_fit(g, meta) for g, meta in zip(outs, self.input_meta))
+
+    def release(self):
+        for s in self.saved.values():
+            s.release()
+
+
+def _fit(grad, meta):
+    """Un-broadcast a gradient to its input's shape and cast it to the input's dtype."""
+    if grad is None or meta is None:
+        return grad
+    shape, dtype = meta
+    if grad._data.shape != shape:
+        grad = grad.sum_to_size(shape)
+    if grad._data.dtype is not dtype.np and grad._data.dtype != dtype.np:
+        grad = grad.to(dtype)
+    return grad
+
+
+class Op:
+    """A declared op (see the module docstring)."""
+
+    def __init__(self, name, grad_fn, forward, inputs, saves, num_outputs=1):
+        self.name = name
+        self.grad_fn = grad_fn
+        self.forward = forward
+        self.inputs = inputs
+        self.saves = saves or {}
+        self.backward = None
+        self.node_cls = type(grad_fn or name, (OpNode,), {
+            "__slots__": (), "op": self, "num_outputs": num_outputs,
+            "multi": num_outputs != 1})
+
+    def def_backward(self, fn):
+        """Decorator: attach the backward formula ``fn(ctx, grad) -> grads per input``."""
+        self.backward = fn
+        return fn
+
+    def __repr__(self):
+        return f"<op {self.name} -> {self.grad_fn}>"
+
+
+def declare(name, grad_fn, inputs=("self",), saves=None, num_outputs=1):
+    """Decorator turning ``forward(xp, *arrays, **attrs)`` into an ``Op``.
+
+    ``saves`` maps a saved name (an input name or ``"result"``) to the indices of the
+    inputs whose gradient formula reads it.
+    """
+    def wrap(forward):
+        return Op(name, grad_fn, forward, inputs, saves, num_outputs)
+    return wrap
+
+
+def wrap_result(data, like):
+    """A fresh tensor owning ``data``, on ``like``'s device."""
+    t = Tensor.__new__(Tensor)
+    t._data = data
+    t._device = like._device
+    t._backend = like._backend
+    t._storage = t._vc = t._base = t._grad_fn = t._grad = t._view_version = t._hooks = None
+    t._grad_acc = None
+    t._requires_grad = t._retains_grad = False
+    t._output_nr = 0
+    return t
+
+
+def needs_grad(inputs):
+    """True when grad mode is on and some tensor input requires grad."""
+    if not GradMode.enabled:
+        return False
+    for t in inputs:
+        if t.__class__ is not float and t.__class__ is not int and getattr(
+                t, "_requires_grad", False):
+            return True
+    return False
+
+
+def record(op, inputs, outputs, attrs=None, originals=None):
+    """Attach ``op``'s backward node to ``outputs`` (call only when ``needs_grad``).
+
+    ``originals`` maps saved input names to values to save instead of the live input (an
+    in-place op saves a clone of ``self`` from before it wrote).
+    """
+    node = op.node_cls()
+    edges = []
+    needs = []
+    meta = []
+    for t in inputs:
+        if isinstance(t, Tensor) and t._requires_grad:
+            edges.append(gradient_edge(t))
+            needs.append(True)
+            meta.append((t._data.shape, _BY_NP[t._data.dtype]))
+        else:
+            edges.append((None, 0))
+            needs.append(False)
+            meta.append(None)
+    node.next_functions = tuple(edges)
+    node.needs_input_grad = tuple(needs)
+    node.input_meta = meta
+    node.attrs = attrs if attrs is not None else {}
+    saved = {}
+    for name, users in op.saves.items():
+        if any(needs[i] for i in users):
+            if name == "result":
+                saved[name] = SavedTensor(outputs[0], is_output=True)
+            elif originals and name in originals:
+                saved[name] = SavedTensor(originals[name])
+            else:
+                saved[name] = SavedTensor(inputs[op.inputs.index(name)])
+    node.saved = saved
+    for i, out in enumerate(outputs):
+        if out is not None:
+            out._grad_fn = node
+            out._requires_grad = True
+            out._output_nr = i
+    return node

@@ -1,0 +1,342 @@
+"""Creating and copying tensors: factories, ``clone``, ``to``, ``copy_``, ``fill_``, ``zero_``."""
+
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+from .. import _dtypes
+from .._dtypes import _BY_NP, from_numpy_dtype, get_default_dtype, int64
+from .._tensor_base import wrap
+from ..backends import for_device
+from ..device import CPU, as_device
+from . import _registry as R
+from ._registry import declare, needs_grad, record, wrap_result
+from .pointwise import check_inplace, check_same_device, rebase_history
+
+__all__ = ["new_tensor", "tensor", "full", "empty", "arange", "linspace", "eye", "from_numpy",
+           "as_tensor", "clone", "to", "copy_", "fill_", "zero_"]
+
+
+def check_requires_grad(dtype, requires_grad):
+    if requires_grad and not dtype.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                           "gradients")
+
+
+def new_tensor(host_array, device=None, requires_grad=False):
+    """A leaf tensor holding ``host_array`` (a NumPy array, taken without copying on CPU)."""
+    device = as_device(device) or CPU
+    backend = for_device(device)
+    data = host_array if device.type == "cpu" else backend.from_host(host_array)
+    dtype = _BY_NP[data.dtype]
+    check_requires_grad(dtype, requires_grad)
+    return wrap(R.Tensor, data, device, backend, requires_grad)
+
+
+def _infer_dtype(data):
+    """torch.tensor's dtype for Python data: bool, int64, or the default float dtype."""
+    kinds = set()
+
+    def walk(x):
+        if isinstance(x, R.Tensor):
+            kinds.add(x.dtype)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+        elif isinstance(x, (bool, np.bool_)):
+            kinds.add(_dtypes.bool_)
+        elif isinstance(x, numbers.Integral):
+            kinds.add(int64)
+        elif isinstance(x, numbers.Real):
+            kinds.add(get_default_dtype())
+        else:
+            raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+    walk(data)
+    if not kinds:
+        return get_default_dtype()
+    out = None
+    for k in kinds:
+        out = k if out is None else _dtypes.promote_types(out, k)
+    return out
+
+
+def _check_ragged(data, dim=0):
+    if isinstance(data, (list, tuple)) and data and isinstance(data[0], (list, tuple)):
+        n = len(data[0])
+        for item in data:
+            if not isinstance(item, (list, tuple)):
+                raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got "
+                                 f"{type(item).__name__})")
+            if len(item) != n:
+                raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got "
+                                 f"{len(item)})")
+            _check_ragged(item, dim + 1)
+
+
+def _host(data):
+    if isinstance(data, R.Tensor):
+        return data._backend.to_host(data._data)
+    if isinstance(data, (list, tuple)):
+        return [_host(d) for d in data]
+    return data
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False):
+    """torch.tensor: always copies ``data`` into a new leaf tensor."""
+    if isinstance(data, R.Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.clone().detach() or sourceTensor.clone().detach()."
+                      "requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=3)
+        dtype = dtype or data.dtype
+        arr = np.array(data._backend.to_host(data._data), dtype=dtype.np)
+    elif isinstance(data, np.ndarray):
+        dtype = dtype or from_numpy_dtype(data.dtype)
+        arr = np.array(data, dtype=dtype.np)
+    else:
+        _check_ragged(data)
+        dtype = dtype or _infer_dtype(data)
+        arr = np.array(_host(data), dtype=dtype.np)
+    return new_tensor(arr, device, requires_grad)
+
+
+def _size(size):
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    for s in size:
+        if not isinstance(s, numbers.Integral):
+            raise TypeError(f"empty(): argument 'size' (position 1) must be tuple of ints, but "
+                            f"found element of type {type(s).__name__} at pos 0")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"[{', '.join(map(str, size))}]")
+    return tuple(int(s) for s in size)
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    """torch.full: ``size`` filled with ``fill_value`` (dtype inferred from it)."""
+    dtype = dtype or _dtypes.scalar_dtype(fill_value)
+    check_requires_grad(dtype, requires_grad)
+    device = as_device(device) or CPU
+    xp = for_device(device).xp
+    arr = xp.full(_size(size), fill_value, dtype=dtype.np)
+    return wrap(R.Tensor, arr, device, for_device(device), requires_grad)
+
+
+def empty(size, dtype=None, device=None, requires_grad=False):
+    """torch.empty: uninitialised memory (here: zeros, so runs are reproducible)."""
+    return full(size, 0, dtype or get_default_dtype(), device, requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+    """torch.arange: ``[start, end)`` in steps of ``step``."""
+    if end is None:
+        start, end = 0, start
+    values = [start, end, step]
+    if dtype is None:
+        dtype = get_default_dtype() if any(
+            isinstance(v, float) or (isinstance(v, R.Tensor) and v.is_floating_point())
+            for v in values) else int64
+    start, end, step = (float(v) if dtype.is_floating_point else v for v in values)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    n = math.ceil((end - start) / step)
+    if n < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    acc = np.float64 if dtype.is_floating_point else np.int64
+    arr = (np.arange(n, dtype=acc) * acc(step) + acc(start)).astype(dtype.np)
+    return new_tensor(arr, device, requires_grad) if requires_grad else new_tensor(arr, device)
+
+
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    """torch.linspace, computed as ATen does (from both ends towards the middle)."""
+    dtype = dtype or get_default_dtype()
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    t = dtype.np.type if dtype.is_floating_point else np.float64
+    if steps == 1:
+        arr = np.array([start], dtype=t)
+    else:
+        step = (t(end) - t(start)) / t(max(steps - 1, 1))
+        i = np.arange(steps)
+        half = steps // 2
+        arr = np.where(i < half, t(start) + step * i.astype(t),
+                       t(end) - step * (steps - i - 1).astype(t)).astype(t)
+    return new_tensor(arr.astype(dtype.np), device, requires_grad)
+
+
+def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+    dtype = dtype or get_default_dtype()
+    return new_tensor(np.eye(n, n if m is None else m, dtype=dtype.np), device, requires_grad)
+
+
+def from_numpy(array):
+    """A CPU tensor sharing ``array``'s memory."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    if any(s < 0 for s in array.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors "
+                         "with negative strides are not currently supported. (You can probably "
+                         "work around this by making a copy of your array  with array.copy().) ")
+    from_numpy_dtype(array.dtype)
+    if not array.flags.writeable:
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
+                      "non-writable tensors. This means writing to this tensor will result in "
+                      "undefined behavior. You may want to copy the array to protect its data "
+                      "or make it writable before converting it to a tensor. This type of "
+                      "warning will be suppressed for the rest of this program.", UserWarning,
+                      stacklevel=2)
+    return new_tensor(array.view(), CPU)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """Share memory with ``data`` when its dtype and device already fit; copy otherwise."""
+    device = as_device(device)
+    if isinstance(data, R.Tensor):
+        out = data
+        if dtype is not None or device is not None:
+            out = data.to(device=device or data.device, dtype=dtype or data.dtype)
+        return out
+    if isinstance(data, np.ndarray) and (device is None or device.type == "cpu"):
+        t = from_numpy(data)
+        return t if dtype is None or dtype is t.dtype else t.to(dtype)
+    return tensor(data, dtype=dtype, device=device)
+
+
+# -- copies ---------------------------------------------------------------------------------------
+
+
+@declare("clone", "CloneBackward0")
+def _clone(xp, a, order="K"):
+    return xp.array(a, copy=True, order=order)
+
+
+@_clone.def_backward
+def _(ctx, grad):
+    return (grad,)
+
+
+def clone(t, memory_format=None):
+    """A copy with its own storage; history ``CloneBackward0``."""
+    order = "C" if memory_format == "contiguous" else "K"
+    out = wrap_result(_clone.forward(t._backend.xp, t._data, order), t)
+    if needs_grad((t,)):
+        record(_clone, (t,), (out,))
+    return out
+
+
+@declare("_to_copy", "ToCopyBackward0")
+def _to_copy(xp, a, dtype):
+    return a.astype(dtype.np)
+
+
+@_to_copy.def_backward
+def _(ctx, grad):
+    return (grad.to(device=ctx.src_device, dtype=ctx.input_meta[0][1]),)
+
+
+def to(t, device=None, dtype=None, copy=False, non_blocking=False):
+    """``Tensor.to``: the tensor itself when nothing changes, else a copy (ToCopyBackward0)."""
+    device = as_device(device) or t._device
+    dtype = dtype or _BY_NP[t._data.dtype]
+    if device == t._device and dtype.np == t._data.dtype and not copy:
+        return t
+    backend = for_device(device)
+    data = t._data.astype(dtype.np, copy=True)
+    if device != t._device:
+        host = t._backend.to_host(data)
+        data = backend.from_host(host) if device.type != "cpu" else np.array(host, copy=False)
+    out = wrap(R.Tensor, data, device, backend)
+    if needs_grad((t,)):
+        record(_to_copy, (t,), (out,), {"src_device": t._device})
+    return out
+
+
+@declare("copy_", "CopyBackwards", ("self", "src"))
+def _copy(xp, a, src):
+    return src
+
+
+@_copy.def_backward
+def _(ctx, grad):
+    n = ctx.needs_input_grad
+    return (grad * 0 if n[0] else None, grad if n[1] else None)
+
+
+_copy.node_cls.name = lambda self: "torch::autograd::CopyBackwards"
+
+
+def copy_(t, src, non_blocking=False):
+    """Copy ``src`` (broadcast, cast, moved across devices) into ``t``; one version bump."""
+    if not isinstance(src, R.Tensor):
+        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
+                        f"{type(src).__name__}")
+    from .._strides import broadcast_shapes
+    if src._data.shape != t._data.shape:
+        b = broadcast_shapes(t._data.shape, src._data.shape)
+        if b != t._data.shape:
+            raise RuntimeError(f"output with shape [{', '.join(map(str, t._data.shape))}] "
+                               f"doesn't match the broadcast shape [{', '.join(map(str, b))}]")
+    grad = needs_grad((t, src))
+    if grad:
+        check_inplace(t)
+    data = src._data
+    if src._device != t._device:
+        data = t._backend.xp.asarray(src._backend.to_host(data)) if t._device.type != "cpu" \
+            else src._backend.to_host(data)
+    t._data[...] = data
+    t._bump_version()
+    if grad:
+        rebase_history(t, _copy, (t, src), {})
+    return t
+
+
+@declare("fill_", "FillBackward2")
+def _fill(xp, a, value):
+    return value
+
+
+@_fill.def_backward
+def _(ctx, grad):
+    return (grad * 0,)
+
+
+@declare("fill_", "FillBackward3")
+def _fill_tensor(xp, a, value):
+    return value
+
+
+@declare("zero_", "ZeroBackward0")
+def _zero(xp, a):
+    return 0
+
+
+_zero.def_backward(_fill.backward)
+_fill_tensor.def_backward(_fill.backward)
+
+
+def fill_(t, value):
+    """Fill ``t`` with a Python number or a 0-d tensor (FillBackward2 / FillBackward3)."""
+    if isinstance(value, R.Tensor):
+        if value.dim() != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value.dim()} dimensions.")
+        return _inplace_fill(t, _fill_tensor, value.item())
+    return _inplace_fill(t, _fill, value)
+
+
+def zero_(t):
+    return _inplace_fill(t, _zero, 0)
+
+
+def _inplace_fill(t, op, value):
+    grad = needs_grad((t,))
+    if grad:
+        check_inplace(t)
+    t._data[...] = value
+    t._bump_version()
+    if grad:
+        rebase_history(t, op, (t,), {})
+    return t

@@ -1,0 +1,89 @@
+"""Joining tensors: cat and stack."""
+
+from .._dtypes import result_type
+from .._strides import wrap_dim
+from ._registry import declare, needs_grad, record, wrap_result
+from .pointwise import check_same_device
+
+__all__ = ["cat", "stack"]
+
+
+def _prepare(tensors, name):
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError(f"{name}(): expected a non-empty list of Tensors") if name == "stack" \
+            else RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    check_same_device(tensors)
+    dt = result_type(tensors) if len(tensors) > 1 else tensors[0].dtype
+    arrays = [t._data if t._data.dtype == dt.np else t._data.astype(dt.np) for t in tensors]
+    return tensors, arrays
+
+
+def _run(op, tensors, out, attrs):
+    result = wrap_result(out, tensors[0])
+    if needs_grad(tensors):
+        record(op, tensors, (result,), attrs)
+    return result
+
+
+@declare("cat", "CatBackward0", ())
+def _cat(xp, *arrays, dim):
+    return xp.concatenate(arrays, axis=dim)
+
+
+@_cat.def_backward
+def _(ctx, grad):
+    out = []
+    start = 0
+    for size, need in zip(ctx.sizes, ctx.needs_input_grad):
+        out.append(grad.narrow(ctx.dim, start, size) if need and size else
+                   (grad.narrow(ctx.dim, start, 0) if need else None))
+        start += size
+    return tuple(out)
+
+
+def cat(tensors, dim=0):
+    """Concatenate along an existing dim (1-D empty tensors are skipped, as in torch)."""
+    tensors, arrays = _prepare(tensors, "cat")
+    ref = next((t for t in tensors if not (t.dim() == 1 and t.numel() == 0)), tensors[0])
+    d = wrap_dim(dim, ref.dim())
+    keep = [(t, a) for t, a in zip(tensors, arrays) if not (a.ndim == 1 and a.size == 0)]
+    if not keep:
+        keep = list(zip(tensors, arrays))
+    for i, (t, a) in enumerate(keep):
+        if a.ndim != ref.dim():
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.dim()} "
+                               f"and {a.ndim}")
+        for k in range(a.ndim):
+            if k != d and a.shape[k] != ref.shape[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. "
+                                   f"Expected size {ref.shape[k]} but got size {a.shape[k]} for "
+                                   f"tensor number {i} in the list.")
+    xp = tensors[0]._backend.xp
+    out = _cat.forward(xp, *[a for _, a in keep], dim=d)
+    sizes = [a.shape[d] if a.ndim > d else 0 for a in arrays]
+    return _run(_cat, tensors, out, {"dim": d, "sizes": sizes})
+
+
+@declare("stack", "StackBackward0", ())
+def _stack(xp, *arrays, dim):
+    return xp.stack(arrays, axis=dim)
+
+
+@_stack.def_backward
+def _(ctx, grad):
+    return tuple(grad.select(ctx.dim, i) if need else None
+                 for i, need in enumerate(ctx.needs_input_grad))
+
+
+def stack(tensors, dim=0):
+    """Stack equally shaped tensors along a new dim."""
+    tensors, arrays = _prepare(tensors, "stack")
+    d = wrap_dim(dim, tensors[0].dim() + 1)
+    for i, a in enumerate(arrays):
+        if a.shape != arrays[0].shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"[{', '.join(map(str, arrays[0].shape))}] at entry 0 and "
+                               f"[{', '.join(map(str, a.shape))}] at entry {i}")
+    out = _stack.forward(tensors[0]._backend.xp, *arrays, dim=d)
+    return _run(_stack, tensors, out, {"dim": d})

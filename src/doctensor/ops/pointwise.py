@@ -1,0 +1,508 @@
+"""Pointwise ops: arithmetic, comparisons and elementwise functions, with torch's promotion.
+
+``binary``/``unary`` run an op out of place; ``inplace`` runs the same record in place
+(``mul_``, ``__imul__``), bumping the version and rebasing history (Note [in-place]).
+"""
+
+import math
+
+import numpy as np
+
+from .._dtypes import _BY_NP, can_cast, get_default_dtype, result_type
+from .._strides import broadcast_shapes
+from . import _registry as R
+from ._registry import declare, needs_grad, record, wrap_result
+
+# -- dtype and device handling ---------------------------------------------------------
+
+
+def check_same_device(tensors):
+    """torch's error when tensors on different devices meet (0-d CPU tensors may join)."""
+    dev = tensors[0]._device
+    for t in tensors[1:]:
+        if t._device != dev:
+            if t._device.type == "cpu" and t._data.ndim == 0:
+                continue
+            if dev.type == "cpu" and tensors[0]._data.ndim == 0:
+                dev = t._device
+                continue
+            raise RuntimeError("Expected all tensors to be on the same device, but found at "
+                               f"least two devices, {dev} and {t._device}!")
+    return dev
+
+
+def to_array(value, dt, like):
+    """``value`` (tensor or Python scalar) as an array/scalar of dtype ``dt`` on ``like``'s
+    backend."""
+    if isinstance(value, R.Tensor):
+        data = value._data
+        if value._device is not like._device and value._data.ndim == 0:
+            data = like._backend.xp.asarray(value._backend.to_host(data))
+        return data if data.dtype == dt.np else data.astype(dt.np)
+    if dt.category == 1 and not isinstance(value, bool):
+        return np.array(int(value)).astype(dt.np)[()]  # wraps around like a C cast
+    return dt.np.type(value)
+
+
+def promote(args):
+    """The dtype torch computes ``args`` (tensors and Python scalars) in."""
+    tensors = [a for a in args if isinstance(a, R.Tensor)]
+    if len(tensors) == len(args) and len(tensors) == 2:
+        a, b = tensors
+        if a._data.dtype == b._data.dtype:
+            return _BY_NP[a._data.dtype]
+    scalars = [a for a in args if not isinstance(a, R.Tensor)]
+    return result_type(tensors, scalars)
+
+
+def _as_array(out, xp):
+    return xp.asarray(out) if isinstance(out, np.generic) else out
+
+
+# -- running ops -------------------------------------------------------------------------
+
+
+def run(op, args, attrs=None, floating=False, out_dtype=None, scalars=()):
+    """Run ``op`` out of place on tensors/scalars ``args`` and record its node if needed.
+
+    ``scalars`` are attribute values that take part in type promotion (pow's exponent).
+    """
+    first = next(a for a in args if isinstance(a, R.Tensor))
+    tensors = [a for a in args if isinstance(a, R.Tensor)]
+    if len(tensors) > 1:
+        check_same_device(tensors)
+    dt = promote(args + tuple(scalars)) if scalars else promote(args)
+    if floating and not dt.is_floating_point:
+        dt = get_default_dtype()
+    xp = first._backend.xp
+    arrays = [to_array(a, dt, first) for a in args]
+    with np.errstate(all="ignore"):  # torch computes inf/nan silently
+        out = _as_array(op.forward(xp, *arrays, **(attrs or {})), xp)
+    if out_dtype is not None and out.dtype != out_dtype.np:
+        out = out.astype(out_dtype.np)
+    result = wrap_result(out, first)
+    if op.backward is not None and needs_grad(args):
+        record(op, args, (result,), attrs)
+    return result
+
+
+def inplace(op, self, args, attrs=None, floating=False):
+    """Run ``op`` in place on ``self`` (``args`` are the other operands).
+
+    Note [in-place]: checks come first, so a refused op changes nothing.  Then the op writes
+    into ``self``'s memory, bumps the shared version counter once, and, when history is
+    recorded, ``self`` takes the op's node as its grad_fn; for a view, the base's history
+    is rebased through CopySlices (autograd/views.py).
+    """
+    full = (self,) + tuple(args)
+    tensors = [a for a in full if isinstance(a, R.Tensor)]
+    if len(tensors) > 1:
+        check_same_device(tensors)
+    dt = promote(full)
+    if floating and not dt.is_floating_point:
+        dt = get_default_dtype()
+    own = _BY_NP[self._data.dtype]
+    if not can_cast(dt, own):
+        raise RuntimeError(f"result type {dt.scalar_name} can't be cast to the desired output "
+                           f"type {own.scalar_name}")
+    shape = self._data.shape
+    for t in tensors[1:]:
+        if t._data.shape != shape:
+            b = broadcast_shapes(shape, t._data.shape)
+            if b != shape:
+                raise RuntimeError(f"output with shape [{', '.join(map(str, shape))}] doesn't "
+                                   f"match the broadcast shape [{', '.join(map(str, b))}]")
+    grad = op.backward is not None and needs_grad(full)
+    if grad:
+        check_inplace(self)
+    xp = self._backend.xp
+    originals = None
+    if grad and "self" in op.saves and any(
+            isinstance(full[i], R.Tensor) and full[i]._requires_grad for i in op.saves["self"]):
+        originals = {"self": self.clone()}
+    arrays = [to_array(a, dt, self) for a in full]
+    with np.errstate(all="ignore"):
+        out = op.forward(xp, *arrays, **(attrs or {}))
+    self._data[...] = out
+    self._bump_version()
+    if grad:
+        rebase_history(self, op, full, attrs, originals)
+    return self
+
+
+def check_inplace(t):
+    """torch's refusal of in-place ops on leaves (and views of leaves) that require grad."""
+    if t._requires_grad:
+        if t._grad_fn is None and t._base is None:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
+        base = t._base
+        if base is not None and base._grad_fn is None and base._requires_grad:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                               "an in-place operation.")
+
+
+def rebase_history(self, op, inputs, attrs, originals=None):
+    """Make ``self`` the output of the in-place ``op`` (through CopySlices for a view)."""
+    if self._base is not None and self._base._requires_grad:
+        from .views import copy_slices
+        copy_slices(self, op, inputs, attrs, originals)
+    else:
+        record(op, inputs, (self,), attrs, originals)
+
+
+# -- arithmetic ----------------------------------------------------------------------------
+
+
+@declare("add", "AddBackward0", ("self", "other"))
+def add(xp, a, b, alpha=1):
+    return xp.add(a, b) if alpha == 1 else xp.add(a, b * alpha)
+
+
+@add.def_backward
+def _(ctx, grad):
+    alpha = ctx.attrs.get("alpha", 1)
+    return grad, (grad if alpha == 1 else grad * alpha)
+
+
+@declare("sub", "SubBackward0", ("self", "other"))
+def sub(xp, a, b, alpha=1):
+    return xp.subtract(a, b) if alpha == 1 else xp.subtract(a, b * alpha)
+
+
+@sub.def_backward
+def _(ctx, grad):
+    alpha = ctx.attrs.get("alpha", 1)
+    return grad, (-grad if alpha == 1 else grad * -alpha)
+
+
+@declare("rsub", "RsubBackward1", ("self", "other"))
+def rsub(xp, a, b):
+    return xp.subtract(b, a)
+
+
+@rsub.def_backward
+def _(ctx, grad):
+    return -grad, None
+
+
+@declare("mul", "MulBackward0", ("self", "other"), saves={"self": (1,), "other": (0,)})
+def mul(xp, a, b):
+    return xp.multiply(a, b)
+
+
+@mul.def_backward
+def _(ctx, grad):
+    n = ctx.needs_input_grad
+    return (grad * ctx.other if n[0] else None), (grad * ctx.self if n[1] else None)
+
+
+@declare("div", "DivBackward0", ("self", "other"), saves={"self": (1,), "other": (0, 1)})
+def div(xp, a, b):
+    return xp.true_divide(a, b)
+
+
+@div.def_backward
+def _(ctx, grad):
+    n = ctx.needs_input_grad
+    other = ctx.other
+    ga = grad / other if n[0] else None
+    gb = -grad * ctx.self / (other * other) if n[1] else None
+    return ga, gb
+
+
+@declare("reciprocal", "ReciprocalBackward0", saves={"result": (0,)})
+def reciprocal(xp, a):
+    return xp.reciprocal(a)
+
+
+@reciprocal.def_backward
+def _(ctx, grad):
+    r = ctx.result
+    return (-grad * (r * r),)
+
+
+@declare("remainder", "RemainderBackward0", ("self", "other"))
+def remainder(xp, a, b):
+    return xp.remainder(a, b)
+
+
+@remainder.def_backward
+def _(ctx, grad):
+    return grad, None
+
+
+@declare("trunc", "TruncBackward0")
+def trunc(xp, a):
+    return xp.trunc(a)
+
+
+@trunc.def_backward
+def _(ctx, grad):
+    return (grad * 0,)
+
+
+@declare("floor_divide", "FloorDivideBackward0", ("self", "other"))
+def floor_divide(xp, a, b):
+    return xp.floor_divide(a, b)
+
+
+@declare("pow", "PowBackward0", saves={"self": (0,)})
+def pow_scalar(xp, a, exponent):
+    return xp.power(a, exponent)
+
+
+@pow_scalar.def_backward
+def _(ctx, grad):
+    e = ctx.attrs["exponent"]
+    if e == 0:
+        return (grad * 0,)
+    return (grad * (e * ctx.self ** (e - 1)),)
+
+
+@declare("pow", "PowBackward1", ("self", "exponent"),
+         saves={"self": (0, 1), "exponent": (0,), "result": (1,)})
+def pow_tensor(xp, a, e):
+    return xp.power(a, e)
+
+
+@pow_tensor.def_backward
+def _(ctx, grad):
+    n = ctx.needs_input_grad
+    ga = grad * (ctx.exponent * ctx.self ** (ctx.exponent - 1)) if n[0] else None
+    gb = grad * (ctx.result * ctx.self.log()) if n[1] else None
+    return ga, gb
+
+
+@declare("pow", "PowBackward2", saves={"result": (0,)})
+def rpow(xp, a, base):
+    return xp.power(base, a)
+
+
+@rpow.def_backward
+def _(ctx, grad):
+    return (grad * (ctx.result * math.log(ctx.attrs["base"])),)
+
+
+@declare("neg", "NegBackward0")
+def neg(xp, a):
+    return xp.negative(a)
+
+
+@neg.def_backward
+def _(ctx, grad):
+    return (-grad,)
+
+
+# -- elementwise functions ------------------------------------------------------------------
+
+
+@declare("abs", "AbsBackward0", saves={"self": (0,)})
+def abs_(xp, a):
+    return xp.abs(a)
+
+
+@abs_.def_backward
+def _(ctx, grad):
+    return (grad * ctx.self.sign(),)
+
+
+@declare("sign", "SignBackward0")
+def sign(xp, a):
+    return xp.sign(a)
+
+
+@sign.def_backward
+def _(ctx, grad):
+    return (grad * 0,)
+
+
+@declare("exp", "ExpBackward0", saves={"result": (0,)})
+def exp(xp, a):
+    return xp.exp(a)
+
+
+@exp.def_backward
+def _(ctx, grad):
+    return (grad * ctx.result,)
+
+
+@declare("log", "LogBackward0", saves={"self": (0,)})
+def log(xp, a):
+    return xp.log(a)
+
+
+@log.def_backward
+def _(ctx, grad):
+    return (grad / ctx.self,)
+
+
+@declare("sqrt", "SqrtBackward0", saves={"result": (0,)})
+def sqrt(xp, a):
+    return xp.sqrt(a)
+
+
+@sqrt.def_backward
+def _(ctx, grad):
+    return (grad / (2 * ctx.result),)
+
+
+@declare("sin", "SinBackward0", saves={"self": (0,)})
+def sin(xp, a):
+    return xp.sin(a)
+
+
+@sin.def_backward
+def _(ctx, grad):
+    return (grad * ctx.self.cos(),)
+
+
+@declare("cos", "CosBackward0", saves={"self": (0,)})
+def cos(xp, a):
+    return xp.cos(a)
+
+
+@cos.def_backward
+def _(ctx, grad):
+    return (grad * -ctx.self.sin(),)
+
+
+@declare("tanh", "TanhBackward0", saves={"result": (0,)})
+def tanh(xp, a):
+    return xp.tanh(a)
+
+
+@tanh.def_backward
+def _(ctx, grad):
+    r = ctx.result
+    return (grad * (1 - r * r),)
+
+
+@declare("sigmoid", "SigmoidBackward0", saves={"result": (0,)})
+def sigmoid(xp, a):
+    # 1 / (1 + exp(-a)), computed so that large |a| neither overflows nor loses precision
+    e = xp.exp(-xp.abs(a))
+    return xp.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+
+
+@sigmoid.def_backward
+def _(ctx, grad):
+    r = ctx.result
+    return (grad * (1 - r) * r,)
+
+
+@declare("relu", "ReluBackward0", saves={"result": (0,)})
+def relu(xp, a):
+    return xp.maximum(a, 0) if a.dtype != bool else a
+
+
+@relu.def_backward
+def _(ctx, grad):
+    return (grad * (ctx.result > 0),)
+
+
+@declare("clamp", "ClampBackward1", saves={"self": (0,)})
+def clamp(xp, a, min=None, max=None):
+    if min is not None:
+        a = xp.maximum(a, min)
+    if max is not None:
+        a = xp.minimum(a, max)
+    return a
+
+
+@clamp.def_backward
+def _(ctx, grad):
+    x = ctx.self
+    lo, hi = ctx.attrs.get("min"), ctx.attrs.get("max")
+    mask = None
+    if lo is not None:
+        mask = x >= lo
+    if hi is not None:
+        mask = (x <= hi) if mask is None else mask & (x <= hi)
+    return (grad if mask is None else grad * mask,)
+
+
+@declare("where", "WhereBackward0", ("condition", "self", "other"), saves={"condition": (1, 2)})
+def where(xp, c, a, b):
+    return xp.where(c, a, b)
+
+
+@where.def_backward
+def _(ctx, grad):
+    c = ctx.condition
+    n = ctx.needs_input_grad
+    zero = grad * 0
+    return (None, where_tensor(c, grad, zero) if n[1] else None,
+            where_tensor(c, zero, grad) if n[2] else None)
+
+
+def where_tensor(condition, a, b):
+    """torch.where(condition, a, b) with a and b tensors or scalars."""
+    args = (condition, a, b)
+    tensors = [x for x in args if isinstance(x, R.Tensor)]
+    check_same_device(tensors)
+    dt = promote((a, b)) if any(isinstance(x, R.Tensor) for x in (a, b)) else \
+        result_type([], (a, b))
+    first = tensors[0]
+    xp = first._backend.xp
+    out = _as_array(xp.where(condition._data.astype(bool, copy=False), to_array(a, dt, first),
+                             to_array(b, dt, first)), xp)
+    result = wrap_result(out, first)
+    if needs_grad((a, b)):
+        record(where, args, (result,))
+    return result
+
+
+# -- comparisons and logic (no gradient) -----------------------------------------------------
+
+def _compare(ufunc_name):
+    def forward(xp, a, b):
+        return getattr(xp, ufunc_name)(a, b)
+    return declare(ufunc_name, None, ("self", "other"))(forward)
+
+
+eq, ne, lt, le, gt, ge = (_compare(n) for n in ("equal", "not_equal", "less", "less_equal",
+                                                 "greater", "greater_equal"))
+logical_and, logical_or, logical_xor = (_compare(n) for n in ("logical_and", "logical_or",
+                                                               "logical_xor"))
+bitwise_and, bitwise_or, bitwise_xor = (_compare(n) for n in ("bitwise_and", "bitwise_or",
+                                                               "bitwise_xor"))
+
+
+@declare("logical_not", None)
+def logical_not(xp, a):
+    return xp.logical_not(a)
+
+
+@declare("bitwise_not", None)
+def bitwise_not(xp, a):
+    return xp.invert(a)
+
+
+@declare("maximum", "MaximumBackward0", ("self", "other"), saves={"self": (0, 1), "other": (0, 1)})
+def maximum(xp, a, b):
+    return xp.maximum(a, b)
+
+
+@maximum.def_backward
+def _(ctx, grad):
+    a, b = ctx.self, ctx.other
+    n = ctx.needs_input_grad
+    half = grad * 0.5
+    return (where_tensor(a > b, grad, where_tensor(a == b, half, 0)) if n[0] else None,
+            where_tensor(b > a, grad, where_tensor(a == b, half, 0)) if n[1] else None)
+
+
+@declare("minimum", "MinimumBackward0", ("self", "other"), saves={"self": (0, 1), "other": (0, 1)})
+def minimum(xp, a, b):
+    return xp.minimum(a, b)
+
+
+@minimum.def_backward
+def _(ctx, grad):
+    a, b = ctx.self, ctx.other
+    n = ctx.needs_input_grad
+    half = grad * 0.5
+    return (where_tensor(a < b, grad, where_tensor(a == b, half, 0)) if n[0] else None,
+            where_tensor(b < a, grad, where_tensor(a == b, half, 0)) if n[1] else None)
+

@@ -1,0 +1,216 @@
+"""Random tensors: the generators of ``random.py`` turned into tensor fills and factories.
+
+Values are drawn as one flat array in *memory order* (as torch fills them) and written into
+the tensor's storage; each in-place fill bumps the version once, like any in-place op.
+"""
+
+import numpy as np
+
+from .. import random as _random
+from .._dtypes import _BY_NP, get_default_dtype, int64
+from ..autograd.grad_mode import GradMode
+from . import _registry as R
+from ._registry import declare, needs_grad
+from .creation import check_requires_grad, full
+from .pointwise import check_inplace, rebase_history
+
+__all__ = ["Generator", "manual_seed", "uniform_", "normal_", "rand", "randn", "randint",
+           "randperm", "bernoulli", "dropout_mask"]
+
+
+class Generator(_random.Generator):
+    """``torch.Generator``: its state is a uint8 tensor, as in torch."""
+
+    def get_state(self):
+        from .creation import new_tensor
+        return new_tensor(super().get_state())
+
+    def set_state(self, new_state):
+        super().set_state(new_state.numpy() if isinstance(new_state, R.Tensor) else new_state)
+
+
+default_generator = Generator()
+default_generator.seed()
+_cuda_generators = []
+
+
+def cuda_generator():
+    """The CUDA device's own generator (seeded by ``manual_seed`` too)."""
+    if not _cuda_generators:
+        g = Generator("cuda")
+        g.manual_seed(default_generator.initial_seed())
+        _cuda_generators.append(g)
+    return _cuda_generators[0]
+
+
+def manual_seed(seed):
+    """Seed the CPU generator (and the CUDA one) with ``int(seed)``; return the CPU one."""
+    seed = int(seed)
+    default_generator.manual_seed(seed)
+    if _cuda_generators:
+        _cuda_generators[0].manual_seed(seed)
+    return default_generator
+
+
+def _generator(t, generator):
+    if generator is not None:
+        return generator
+    return default_generator if t._device.type == "cpu" else cuda_generator()
+
+
+def write_in_memory_order(t, flat):
+    """Write ``flat`` (host values) into ``t`` element by element in storage order."""
+    data = t._data
+    if data.flags.c_contiguous:
+        values = flat.reshape(data.shape)
+    else:
+        offsets = np.zeros(data.shape, dtype=np.int64)
+        for d, stride in enumerate(t.stride()):
+            shape = [1] * data.ndim
+            shape[d] = data.shape[d]
+            offsets = offsets + np.arange(data.shape[d]).reshape(shape) * stride
+        order = np.argsort(offsets.reshape(-1), kind="stable")
+        values = np.empty(data.size, dtype=flat.dtype)
+        values[order] = flat
+        values = values.reshape(data.shape)
+    data[...] = values if t._device.type == "cpu" else t._backend.xp.asarray(values)
+
+
+def _fill_random(t, op, draw):
+    grad = needs_grad((t,))
+    if grad:
+        check_inplace(t)
+    write_in_memory_order(t, draw())
+    t._bump_version()
+    if grad:
+        rebase_history(t, op, (t,), {})
+    return t
+
+
+def _zero_grad(ctx, grad):
+    return (grad * 0,)
+
+
+@declare("uniform_", "UniformBackward0")
+def _uniform(xp, a):
+    return a
+
+
+@declare("normal_", "NormalBackward0")
+def _normal(xp, a):
+    return a
+
+
+@declare("random_", "RandomBackward0")
+def _random_op(xp, a):
+    return a
+
+
+@declare("bernoulli_", "BernoulliBackward1")
+def _bernoulli(xp, a):
+    return a
+
+
+for _op in (_uniform, _normal, _random_op, _bernoulli):
+    _op.def_backward(_zero_grad)
+
+
+def uniform_(t, a=0.0, b=1.0, generator=None):
+    if a > b:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a} "
+                           f"> to={b}")
+    g = _generator(t, generator)
+    return _fill_random(t, _uniform, lambda: g.uniform(t.numel(), t.dtype, a, b))
+
+
+def normal_(t, mean=0.0, std=1.0, generator=None):
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    g = _generator(t, generator)
+    contiguous = t.is_contiguous()
+    return _fill_random(t, _normal,
+                        lambda: g.normal(t.numel(), t.dtype, mean, std, contiguous))
+
+
+def random_(t, from_=None, to=None, generator=None):
+    g = _generator(t, generator)
+    if from_ is None and to is None:
+        return _fill_random(t, _random_op, lambda: g.random_(t.numel(), t.dtype))
+    if to is None:
+        from_, to = 0, from_
+    return _fill_random(t, _random_op, lambda: g.randint(t.numel(), from_, to, t.dtype))
+
+
+def bernoulli_(t, p=0.5, generator=None):
+    g = _generator(t, generator)
+    if isinstance(p, R.Tensor):
+        probs = np.broadcast_to(p._backend.to_host(p._data), t._data.shape).reshape(-1)
+        return _fill_random(t, _bernoulli, lambda: g.bernoulli_tensor(probs, t.dtype))
+    return _fill_random(t, _bernoulli, lambda: g.bernoulli_scalar(t.numel(), p, t.dtype))
+
+
+def bernoulli(probs, generator=None):
+    """A 0/1 tensor with ``P(1) = probs`` elementwise (no gradient)."""
+    g = _generator(probs, generator)
+    out = full(probs.shape, 0, probs.dtype, probs.device)
+    host = probs._backend.to_host(probs._data).reshape(-1)
+    write_in_memory_order(out, g.bernoulli_tensor(host, probs.dtype))
+    return out
+
+
+def _factory(size, dtype, device, requires_grad, fill):
+    dtype = dtype or get_default_dtype()
+    check_requires_grad(dtype, requires_grad)
+    t = full(size, 0, dtype, device)
+    prev = GradMode.enabled
+    GradMode.enabled = False
+    try:
+        fill(t)
+    finally:
+        GradMode.enabled = prev
+    t._vc = None  # a fresh tensor starts at version 0
+    t._requires_grad = requires_grad
+    return t
+
+
+def rand(size, generator=None, dtype=None, device=None, requires_grad=False):
+    _floating_only("rand", dtype)
+    return _factory(size, dtype, device, requires_grad,
+                    lambda t: uniform_(t, 0.0, 1.0, generator))
+
+
+def randn(size, generator=None, dtype=None, device=None, requires_grad=False):
+    _floating_only("randn", dtype)
+    return _factory(size, dtype, device, requires_grad,
+                    lambda t: normal_(t, 0.0, 1.0, generator))
+
+
+def _floating_only(name, dtype):
+    if dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError(f"\"{'check_uniform_bounds' if name == 'rand' else 'normal_kernel_cpu'}"
+                           f"\" not implemented for '{dtype.scalar_name}'")
+
+
+def randint(low, high, size, generator=None, dtype=None, device=None, requires_grad=False):
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
+                           f"to={high}")
+    return _factory(size, dtype or int64, device, requires_grad,
+                    lambda t: random_(t, low, high, generator))
+
+
+def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
+    dtype = dtype or int64
+    t = full((n,), 0, dtype, device)
+    g = generator or (default_generator if t._device.type == "cpu" else cuda_generator())
+    write_in_memory_order(t, g.randperm(n, dtype))
+    t._requires_grad = requires_grad
+    return t
+
+
+def dropout_mask(t, p, generator=None):
+    """Dropout's ``keep / (1 - p)`` noise for ``t`` (torch's CPU kernel, A.8)."""
+    g = _generator(t, generator)
+    noise = full(t.shape, 0, _BY_NP[t._data.dtype], t.device)
+    write_in_memory_order(noise, g.dropout_mask(t.numel(), p, t.dtype))
+    return noise

@@ -1,0 +1,318 @@
+"""Reductions: sum, mean, prod, max/min, argmax/argmin, var/std, and ``sum_to_size``."""
+
+import collections
+
+import numpy as np
+
+from .. import _strides as S
+from .._dtypes import _BY_NP, int64
+from ._registry import declare, needs_grad, record, wrap_result
+
+__all__ = ["reduce", "sum_to_size", "max_min", "return_type"]
+
+
+def normalize_dims(dim, ndim):
+    """``dim`` (None, int or sequence) as a sorted tuple of non-negative dims."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, int):
+        dim = (dim,)
+    dims = tuple(sorted(S.wrap_dim(d, ndim) for d in dim))
+    if len(set(dims)) != len(dims):
+        raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
+    return dims
+
+
+def _expand_back(grad, shape, dims, keepdim):
+    """Broadcast a reduced gradient back to the input shape."""
+    if not keepdim and len(shape):
+        for d in dims:
+            grad = grad.unsqueeze(d)
+    return grad.expand(shape)
+
+
+def _reduced_axis(ndim, dims):
+    return None if len(dims) == ndim else dims
+
+
+# -- sum and mean --------------------------------------------------------------------------------
+
+
+@declare("sum", "SumBackward0")
+def sum_all(xp, a, dtype=None):
+    return xp.sum(a, dtype=dtype)
+
+
+@declare("sum", "SumBackward1")
+def sum_dim(xp, a, dims=(), keepdim=False, dtype=None):
+    return xp.sum(a, axis=dims, keepdims=keepdim, dtype=dtype)
+
+
+@sum_all.def_backward
+def _(ctx, grad):
+    return (grad.expand(ctx.input_meta[0][0]),)
+
+
+@sum_dim.def_backward
+def _(ctx, grad):
+    return (_expand_back(grad, ctx.input_meta[0][0], ctx.dims, ctx.keepdim),)
+
+
+@declare("mean", "MeanBackward0")
+def mean_all(xp, a):
+    return xp.mean(a, dtype=a.dtype)
+
+
+@declare("mean", "MeanBackward1")
+def mean_dim(xp, a, dims=(), keepdim=False):
+    return xp.mean(a, axis=dims, keepdims=keepdim, dtype=a.dtype)
+
+
+@mean_all.def_backward
+def _(ctx, grad):
+    shape = ctx.input_meta[0][0]
+    return (grad.expand(shape) / max(int(np.prod(shape)), 1),)
+
+
+@mean_dim.def_backward
+def _(ctx, grad):
+    shape = ctx.input_meta[0][0]
+    n = int(np.prod([shape[d] for d in ctx.dims])) if ctx.dims else 1
+    return (_expand_back(grad, shape, ctx.dims, ctx.keepdim) / max(n, 1),)
+
+
+def reduce(name, t, dim=None, keepdim=False, dtype=None):
+    """sum/mean over ``dim`` (all dims when None) with torch's dtype rules."""
+    ndim = t._data.ndim
+    src = _BY_NP[t._data.dtype]
+    if name == "mean":
+        want = dtype or src
+        if not want.is_floating_point:
+            raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either "
+                               "a floating point or complex dtype. Got: " + want.scalar_name)
+        if dtype is not None and dtype is not src:
+            t = t.to(dtype)
+    if dim is None and not keepdim:
+        op = sum_all if name == "sum" else mean_all
+        attrs = {}
+    else:
+        op = sum_dim if name == "sum" else mean_dim
+        attrs = {"dims": normalize_dims(dim, ndim), "keepdim": keepdim}
+    if name == "sum":
+        out_dt = dtype or (int64 if src.category < 2 else src)
+        attrs["dtype"] = out_dt.np
+    return _run(op, t, attrs)
+
+
+def _run(op, t, attrs):
+    xp = t._backend.xp
+    out = op.forward(xp, t._data, **attrs)
+    if isinstance(out, np.generic):
+        out = xp.asarray(out)
+    result = wrap_result(out, t)
+    if needs_grad((t,)):
+        record(op, (t,), (result,), attrs)
+    return result
+
+
+# -- sum_to_size: the one place gradients are un-broadcast --------------------------------------
+
+def sum_to_size(t, shape):
+    """Sum ``t`` down to ``shape`` (leading dims dropped, size-1 dims kept), as torch does."""
+    shape = tuple(shape)
+    if t._data.shape == shape:
+        return t
+    lead = t._data.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, s in enumerate(shape) if s == 1 and t._data.shape[lead + i] != 1)
+    out = reduce("sum", t, dims, keepdim=True, dtype=_BY_NP[t._data.dtype]) if dims else t
+    if lead:
+        out = out.view(shape)
+    return out
+
+
+# -- prod ---------------------------------------------------------------------------------------
+
+@declare("prod", "ProdBackward0", saves={"self": (0,), "result": (0,)})
+def prod_all(xp, a, dtype=None):
+    return xp.prod(a, dtype=dtype)
+
+
+@prod_all.def_backward
+def _(ctx, grad):
+    x = ctx.self
+    if bool((x == 0).any()):
+        return (grad * _prod_others(x),)
+    return (grad * ctx.result / x,)
+
+
+def _prod_others(x):
+    """For each element, the product of all the others (no division; zeros allowed)."""
+    flat = x._data.reshape(-1)
+    left = np.concatenate([[1], np.cumprod(flat)[:-1]]).astype(flat.dtype)
+    right = np.concatenate([np.cumprod(flat[::-1])[::-1][1:], [1]]).astype(flat.dtype)
+    return wrap_result((left * right).reshape(x._data.shape), x)
+
+
+def prod(t, dtype=None):
+    src = _BY_NP[t._data.dtype]
+    out_dt = dtype or (int64 if src.category < 2 else src)
+    return _run(prod_all, t, {"dtype": out_dt.np})
+
+
+# -- var and std ----------------------------------------------------------------------------------
+
+@declare("var", "VarBackward0", saves={"self": (0,)})
+def var(xp, a, dims=None, correction=1, keepdim=False):
+    return xp.var(a, axis=dims, ddof=correction, keepdims=keepdim).astype(a.dtype, copy=False)
+
+
+@var.def_backward
+def _(ctx, grad):
+    x = ctx.self
+    dims, keepdim = ctx.dims, ctx.keepdim
+    n = int(np.prod([x.shape[d] for d in (dims if dims is not None else range(x.dim()))]))
+    centered = x - x.mean(dims if dims is not None else None, keepdim=True) \
+        if dims is not None else x - x.mean()
+    g = _expand_back(grad, x.shape, dims or (), keepdim) if dims is not None else grad
+    return (g * centered * (2.0 / (n - ctx.correction)),)
+
+
+@declare("std", "StdBackward0", saves={"self": (0,), "result": (0,)})
+def std(xp, a, dims=None, correction=1, keepdim=False):
+    return xp.std(a, axis=dims, ddof=correction, keepdims=keepdim).astype(a.dtype, copy=False)
+
+
+@std.def_backward
+def _(ctx, grad):
+    x, r = ctx.self, ctx.result
+    dims, keepdim = ctx.dims, ctx.keepdim
+    n = int(np.prod([x.shape[d] for d in (dims if dims is not None else range(x.dim()))]))
+    centered = x - x.mean(dims, keepdim=True) if dims is not None else x - x.mean()
+    if dims is not None:
+        grad = _expand_back(grad, x.shape, dims, keepdim)
+        r = _expand_back(r, x.shape, dims, keepdim)
+    return (grad * centered / (r * (n - ctx.correction)),)
+
+
+def var_std(op, t, dim=None, unbiased=None, keepdim=False, correction=None):
+    src = _BY_NP[t._data.dtype]
+    if not src.is_floating_point:
+        raise RuntimeError(f"{op.name}(): input dtype should be either floating point or "
+                           f"complex dtypes. Got {src.scalar_name} instead.")
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    dims = None if dim is None else normalize_dims(dim, t._data.ndim)
+    return _run(op, t, {"dims": dims, "correction": correction, "keepdim": keepdim})
+
+
+# -- max / min, argmax / argmin ---------------------------------------------------------------
+
+def return_type(name):
+    """A ``torch.return_types.<name>`` named tuple class (values, indices)."""
+    cls = collections.namedtuple(name, ["values", "indices"])
+    cls.__module__ = "torch.return_types"
+
+    def __repr__(self):
+        return (f"torch.return_types.{name}(\nvalues={self.values!r},\n"
+                f"indices={self.indices!r})")
+    cls.__repr__ = __repr__
+    return cls
+
+
+MAX_TYPE, MIN_TYPE = return_type("max"), return_type("min")
+
+
+@declare("max", "MaxBackward1", saves={"self": (0,), "result": (0,)})
+def max_all(xp, a):
+    return xp.max(a)
+
+
+@declare("min", "MinBackward1", saves={"self": (0,), "result": (0,)})
+def min_all(xp, a):
+    return xp.min(a)
+
+
+def _evenly_distribute(ctx, grad):
+    mask = ctx.self == ctx.result
+    return (mask * (grad / mask.sum()),)
+
+
+max_all.def_backward(_evenly_distribute)
+min_all.def_backward(_evenly_distribute)
+
+
+@declare("max", "MaxBackward0")
+def max_dim(xp, a, dim, keepdim):
+    return xp.max(a, axis=dim, keepdims=keepdim)
+
+
+@declare("min", "MinBackward0")
+def min_dim(xp, a, dim, keepdim):
+    return xp.min(a, axis=dim, keepdims=keepdim)
+
+
+def _select_backward(ctx, grad):
+    shape = ctx.input_meta[0][0]
+    idx = ctx.indices
+    if not ctx.keepdim and len(shape):
+        grad = grad.unsqueeze(ctx.dim)
+        idx = idx.unsqueeze(ctx.dim)
+    xp = grad._backend.xp
+    arange_shape = [1] * len(shape)
+    if len(shape):
+        arange_shape[ctx.dim] = shape[ctx.dim]
+    positions = wrap_result(xp.arange(shape[ctx.dim] if len(shape) else 1).reshape(arange_shape),
+                            grad)
+    return (grad * (positions == idx),)
+
+
+max_dim.def_backward(_select_backward)
+min_dim.def_backward(_select_backward)
+
+
+def max_min(name, t, dim=None, keepdim=False):
+    """``max()``/``min()``: a 0-d tensor, or (values, indices) along ``dim``."""
+    xp = t._backend.xp
+    if t._data.size == 0 and dim is None:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() "
+                           "== 0. Specify the reduction dim with the 'dim' argument.")
+    if dim is None:
+        return _run(max_all if name == "max" else min_all, t, {})
+    d = S.wrap_dim(dim, t._data.ndim)
+    axis = d if t._data.ndim else None
+    arg = xp.argmax if name == "max" else xp.argmin
+    indices = xp.asarray(arg(t._data, axis=axis, keepdims=keepdim if axis is not None else False))
+    if t._data.ndim == 0:
+        indices = xp.asarray(0)
+    op = max_dim if name == "max" else min_dim
+    values = xp.asarray(op.forward(xp, t._data, axis, keepdim))
+    values_t = wrap_result(values, t)
+    indices_t = wrap_result(indices.astype(np.int64, copy=False), t)
+    if needs_grad((t,)):
+        record(op, (t,), (values_t,), {"dim": d, "keepdim": keepdim, "indices": indices_t})
+    return (MAX_TYPE if name == "max" else MIN_TYPE)(values_t, indices_t)
+
+
+def argmax_min(name, t, dim=None, keepdim=False):
+    xp = t._backend.xp
+    fn = xp.argmax if name == "argmax" else xp.argmin
+    if dim is None:
+        out = xp.asarray(fn(t._data.reshape(-1)))
+        if keepdim:
+            out = out.reshape((1,) * t._data.ndim)
+    else:
+        d = S.wrap_dim(dim, t._data.ndim)
+        out = xp.asarray(fn(t._data, axis=d if t._data.ndim else None,
+                            keepdims=keepdim and t._data.ndim > 0))
+    return wrap_result(out.astype(np.int64, copy=False), t)
+
+
+def all_any(name, t, dim=None, keepdim=False):
+    xp = t._backend.xp
+    fn = xp.all if name == "all" else xp.any
+    axis = None if dim is None else normalize_dims(dim, t._data.ndim)
+    out = xp.asarray(fn(t._data, axis=axis, keepdims=keepdim))
+    dt = np.uint8 if t._data.dtype == np.uint8 else np.bool_
+    return wrap_result(out.astype(dt, copy=False), t)
+

@@ -1,0 +1,476 @@
+"""View ops: new sizes/strides/offset over the same storage and version counter.
+
+Each view op is a ``geometry(shape, strides, offset, **attrs)`` function declared with its
+grad_fn name; ``make_view`` turns the geometry into a tensor that shares storage, version
+counter and ``_base`` with its input.  Backward formulas are themselves views/reshapes or
+``embed`` (the view's gradient written into zeros of the input's shape).
+"""
+
+import math
+
+from .. import _strides as S
+from .._tensor_base import alias
+from ..autograd import graph
+from ..autograd.grad_mode import GradMode
+from . import _registry as R
+from ._registry import Op, needs_grad, record
+
+__all__ = ["view_op", "make_view", "copy_slices"]
+
+
+class ViewOp(Op):
+    """A view op: ``geometry`` replaces the array forward of ordinary ops."""
+
+    def __init__(self, name, grad_fn, geometry, num_outputs=1):
+        super().__init__(name, grad_fn, None, ("self",), None, num_outputs)
+        self.geometry = geometry
+
+
+def view_op(name, grad_fn):
+    def wrap(geometry):
+        return ViewOp(name, grad_fn, geometry)
+    return wrap
+
+
+def geometry_of(t):
+    return t._data.shape, t.stride(), t.storage_offset()
+
+
+def make_view(t, op, attrs, record_grad=True):
+    """Apply view ``op`` to ``t``: same storage and version counter, ``_base`` set."""
+    shape, strides, offset = op.geometry(*geometry_of(t), **attrs)
+    return _view_from_geometry(t, shape, strides, offset, op, attrs, record_grad)
+
+
+def _view_from_geometry(t, shape, strides, offset, op, attrs, record_grad=True):
+    buf = t.untyped_storage().buffer
+    data = t._backend.as_strided(buf, tuple(shape), tuple(strides), offset)
+    out = alias(R.Tensor, t, data)
+    out._base = t._base if t._base is not None else t
+    if record_grad and needs_grad((t,)):
+        record(op, (t,), (out,), attrs)
+        out._view_version = out._vc.value
+    return out
+
+
+# -- the view ops ------------------------------------------------------------------------------
+
+
+@view_op("view", "ViewBackward0")
+def view(shape, strides, offset, size):
+    new = S.infer_size(size, math.prod(shape))
+    st = S.view_strides(shape, strides, new)
+    if st is None:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at "
+                           "least one dimension spans across two contiguous subspaces). Use "
+                           ".reshape(...) instead.")
+    return new, st, offset
+
+
+@view.def_backward
+def _(ctx, grad):
+    return (grad.reshape(ctx.input_meta[0][0]),)
+
+
+@view_op("_unsafe_view", "UnsafeViewBackward0")
+def unsafe_view(shape, strides, offset, size):
+    return view.geometry(shape, strides, offset, size)
+
+
+unsafe_view.def_backward(view.backward)
+
+
+@view_op("transpose", "TransposeBackward0")
+def transpose(shape, strides, offset, dim0, dim1):
+    n = len(shape)
+    d0, d1 = S.wrap_dim(dim0, n), S.wrap_dim(dim1, n)
+    shape, strides = list(shape), list(strides)
+    if n:
+        shape[d0], shape[d1] = shape[d1], shape[d0]
+        strides[d0], strides[d1] = strides[d1], strides[d0]
+    return shape, strides, offset
+
+
+@transpose.def_backward
+def _(ctx, grad):
+    return (grad.transpose(ctx.dim0, ctx.dim1),)
+
+
+@view_op("t", "TBackward0")
+def t(shape, strides, offset):
+    if len(shape) > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                           f"{len(shape)}D")
+    return shape[::-1], strides[::-1], offset
+
+
+@t.def_backward
+def _(ctx, grad):
+    return (grad.t(),)
+
+
+@view_op("permute", "PermuteBackward0")
+def permute(shape, strides, offset, dims):
+    n = len(shape)
+    if len(dims) != n:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
+                           f"not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {n} is not equal to len(dims) = {len(dims)}")
+    dims = [S.wrap_dim(d, n) for d in dims]
+    if len(set(dims)) != n:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return [shape[d] for d in dims], [strides[d] for d in dims], offset
+
+
+@permute.def_backward
+def _(ctx, grad):
+    dims = [S.wrap_dim(d, grad.dim()) for d in ctx.dims]
+    inverse = [0] * len(dims)
+    for i, d in enumerate(dims):
+        inverse[d] = i
+    return (grad.permute(*inverse),)
+
+
+@view_op("expand", "ExpandBackward0")
+def expand(shape, strides, offset, size):
+    shape, strides = S.expand_strides(shape, strides, size)
+    return shape, strides, offset
+
+
+@expand.def_backward
+def _(ctx, grad):
+    return (grad.sum_to_size(ctx.input_meta[0][0]),)
+
+
+def _squeeze_geometry(shape, strides, offset, dims):
+    keep = [i for i in range(len(shape)) if not (i in dims and shape[i] == 1)]
+    return [shape[i] for i in keep], [strides[i] for i in keep], offset
+
+
+@view_op("squeeze", "SqueezeBackward0")
+def squeeze_all(shape, strides, offset):
+    return _squeeze_geometry(shape, strides, offset, range(len(shape)))
+
+
+@view_op("squeeze", "SqueezeBackward1")
+def squeeze_dim(shape, strides, offset, dim):
+    return _squeeze_geometry(shape, strides, offset, (S.wrap_dim(dim, len(shape)),))
+
+
+@view_op("squeeze", "SqueezeBackward2")
+def squeeze_dims(shape, strides, offset, dims):
+    return _squeeze_geometry(shape, strides, offset, {S.wrap_dim(d, len(shape)) for d in dims})
+
+
+# squeeze_(0) as torch's matmul uses it on a 1-D @ 2-D product
+@view_op("squeeze_", "SqueezeBackward4")
+def squeeze_inplace_dim(shape, strides, offset, dim):
+    return squeeze_dim.geometry(shape, strides, offset, dim)
+
+
+def _unsqueeze_to(ctx, grad):
+    return (grad.reshape(ctx.input_meta[0][0]),)
+
+
+for _op in (squeeze_all, squeeze_dim, squeeze_dims, squeeze_inplace_dim):
+    _op.def_backward(_unsqueeze_to)
+
+
+@view_op("unsqueeze", "UnsqueezeBackward0")
+def unsqueeze(shape, strides, offset, dim):
+    n = len(shape)
+    d = S.wrap_dim(dim, n + 1)
+    new_stride = shape[d] * strides[d] if d < n else 1
+    return (list(shape[:d]) + [1] + list(shape[d:]),
+            list(strides[:d]) + [new_stride] + list(strides[d:]), offset)
+
+
+@unsqueeze.def_backward
+def _(ctx, grad):
+    return (grad.squeeze(ctx.dim),)
+
+
+@view_op("select", "SelectBackward0")
+def select(shape, strides, offset, dim, index):
+    n = len(shape)
+    if n == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = S.wrap_dim(dim, n)
+    size = shape[d]
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+    index %= size
+    return (list(shape[:d]) + list(shape[d + 1:]), list(strides[:d]) + list(strides[d + 1:]),
+            offset + index * strides[d])
+
+
+@view_op("slice", "SliceBackward0")
+def slice_(shape, strides, offset, dim, start, end, step):
+    d = S.wrap_dim(dim, len(shape))
+    size = shape[d]
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    start, end, _ = slice(start, end).indices(size)
+    length = max(0, (end - start + step - 1) // step)
+    shape, strides = list(shape), list(strides)
+    shape[d] = length
+    new_offset = offset + start * strides[d] if length else offset + min(start, size) * strides[d]
+    strides[d] *= step
+    return shape, strides, new_offset
+
+
+@view_op("diagonal", "DiagonalBackward0")
+def diagonal(shape, strides, offset, offset_=0, dim1=0, dim2=1):
+    n = len(shape)
+    d1, d2 = S.wrap_dim(dim1, n), S.wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    if offset_ >= 0:
+        length = max(0, min(shape[d1], shape[d2] - offset_))
+        start = offset + offset_ * strides[d2] if length else offset
+    else:
+        length = max(0, min(shape[d1] + offset_, shape[d2]))
+        start = offset - offset_ * strides[d1] if length else offset
+    keep = [i for i in range(n) if i not in (d1, d2)]
+    return ([shape[i] for i in keep] + [length], [strides[i] for i in keep] +
+            [strides[d1] + strides[d2]], start)
+
+
+@view_op("as_strided", "AsStridedBackward0")
+def as_strided(shape, strides, offset, size, stride, storage_offset=None):
+    return list(size), list(stride), offset if storage_offset is None else storage_offset
+
+
+@view_op("alias", "AliasBackward0")
+def alias_view(shape, strides, offset):
+    return shape, strides, offset
+
+
+@alias_view.def_backward
+def _(ctx, grad):
+    return (grad,)
+
+
+# -- embedding a view's gradient back into its input's shape ------------------------------------
+
+def _embed_backward(ctx, grad):
+    return (None, _replay(grad, ctx.view_op, ctx.view_attrs))
+
+
+def _replay(t, op, attrs):
+    shape, strides, offset = op.geometry(*geometry_of(t), **attrs)
+    return _view_from_geometry(t, shape, strides, offset, op, attrs)
+
+
+_EMBED = {}
+
+
+def embed(grad, input_shape, op, attrs):
+    """Zeros of ``input_shape`` with ``op``'s view of them set to ``grad``.
+
+    The backward of select/slice/diagonal/as_strided; itself differentiable (its backward
+    takes the same view of the incoming gradient), named as torch names it.
+    """
+    name = op.grad_fn + "Backward0"
+    rec = _EMBED.get(name)
+    if rec is None:
+        rec = _EMBED[name] = Op(name, name, None, ("zeros", "grad"), None)
+        rec.def_backward(_embed_backward)
+    xp = grad._backend.xp
+    base = R.wrap_result(xp.zeros(input_shape, dtype=grad._data.dtype), grad)
+    shape, strides, offset = op.geometry(*geometry_of(base), **attrs)
+    buf = base.untyped_storage().buffer
+    window = base._backend.as_strided(buf, tuple(shape), tuple(strides), offset)
+    window[...] = grad._data
+    if needs_grad((grad,)):
+        record(rec, (None, grad), (base,), {"view_op": op, "view_attrs": attrs})
+    return base
+
+
+def _embed_into_input(ctx, grad):
+    attrs = dict(ctx.attrs)
+    return (embed(grad, ctx.input_meta[0][0], ctx.op, attrs),)
+
+
+for _op in (select, slice_, diagonal, as_strided):
+    _op.def_backward(_embed_into_input)
+
+
+# -- multi-output views: unbind, split --------------------------------------------------------
+
+unbind_op = Op("unbind", "UnbindBackward0", None, ("self",), None, num_outputs=0)
+split_op = Op("split", "SplitBackward0", None, ("self",), None, num_outputs=0)
+split_sizes_op = Op("split_with_sizes", "SplitWithSizesBackward0", None, ("self",), None,
+                    num_outputs=0)
+
+
+def multi_view(t, op, pieces, attrs):
+    """Views ``pieces`` (geometries) of ``t`` that share one multi-output backward node."""
+    outs = []
+    for shape, strides, offset in pieces:
+        outs.append(_view_from_geometry(t, shape, strides, offset, None, None, False))
+    if needs_grad((t,)):
+        record(op, (t,), outs, attrs)
+        for o in outs:
+            o._view_version = o._vc.value
+    return tuple(outs)
+
+
+def _multi_backward(ctx, grads):
+    dim = ctx.attrs["dim"]
+    pieces = []
+    for g, meta in zip(grads, ctx.attrs["meta"]):
+        if g is None:
+            like = next(x for x in grads if x is not None)
+            g = R.wrap_result(like._backend.xp.zeros(meta, dtype=like._data.dtype), like)
+        pieces.append(g)
+    from .joining import cat, stack
+    if ctx.op is unbind_op:
+        return (stack(pieces, dim),)
+    return (cat(pieces, dim),)
+
+
+for _op in (unbind_op, split_op, split_sizes_op):
+    _op.def_backward(_multi_backward)
+
+
+def unbind(t, dim=0):
+    n = t._data.ndim
+    if n == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    d = S.wrap_dim(dim, n)
+    shape, strides, offset = geometry_of(t)
+    pieces = [select.geometry(shape, strides, offset, d, i) for i in range(shape[d])]
+    return _multi(t, unbind_op, pieces, d)
+
+
+def split(t, split_size, dim=0):
+    n = t._data.ndim
+    d = S.wrap_dim(dim, n)
+    shape, strides, offset = geometry_of(t)
+    size = shape[d]
+    if isinstance(split_size, int):
+        if split_size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size="
+                               f"{split_size}")
+        sizes = [split_size] * (size // split_size) if split_size else [0]
+        if split_size and size % split_size:
+            sizes.append(size % split_size)
+        if size == 0:
+            sizes = [0]
+        op = split_op
+    else:
+        sizes = list(split_size)
+        if sum(sizes) != size:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
+                               f"(input tensor's size at dimension {d}), but got split_sizes="
+                               f"[{', '.join(map(str, sizes))}]")
+        op = split_sizes_op
+    pieces = []
+    start = 0
+    for s in sizes:
+        pieces.append(slice_.geometry(shape, strides, offset, d, start, start + s, 1))
+        start += s
+    return _multi(t, op, pieces, d)
+
+
+def _multi(t, op, pieces, d):
+    outs = multi_view(t, op, pieces, {"dim": d})
+    if outs and outs[0]._grad_fn is not None:
+        node = outs[0]._grad_fn
+        node.attrs["meta"] = [o._data.shape for o in outs]
+        node.__class__ = _multi_node_class(op, len(outs))
+    return outs
+
+
+_MULTI_CLASSES = {}
+
+
+def _multi_node_class(op, n):
+    key = (op.grad_fn, n)
+    cls = _MULTI_CLASSES.get(key)
+    if cls is None:
+        cls = _MULTI_CLASSES[key] = type(op.grad_fn, (op.node_cls,),
+                                         {"__slots__": (), "num_outputs": n})
+    return cls
+
+
+# -- in-place through a view: CopySlices ----------------------------------------------------------
+
+class CopySlices(graph.Node):
+    """Note [CopySlices]: an in-place op on a view rewrites the *base's* history.
+
+    ::
+
+        base ──view──> v ;  v.mul_(2)
+        base.grad_fn = CopySlices(base's old edge, v's geometry, MulBackward0)
+
+    Backward: the incoming gradient of the base is copied; the region that ``v`` covers is
+    replaced by what the in-place op's backward gives for its ``self``; the op's other
+    inputs get their gradients as usual.
+    """
+
+    __slots__ = ("view_geometry", "fn")
+
+    def name(self):
+        return "torch::autograd::CopySlices"
+
+    def apply(self, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(self.next_functions)
+        result = grad.clone()
+        shape, strides, offset = self.view_geometry
+        base_offset = result.storage_offset()
+        window = _view_from_geometry(result, shape, strides, base_offset + offset, as_strided,
+                                     {"size": shape, "stride": strides,
+                                      "storage_offset": base_offset + offset}, False)
+        res = self.fn.apply([window.clone()])
+        outs = [None] * len(self.next_functions)
+        if res[0] is not None:
+            window._data[...] = res[0]._data
+        outs[0] = result
+        for i in range(1, len(res)):
+            outs[i] = res[i]
+        return tuple(outs)
+
+    def release(self):
+        self.fn.release()
+
+
+def copy_slices(view, op, inputs, attrs, originals=None):
+    """Rebase ``view``'s base history after the in-place ``op`` wrote through ``view``."""
+    base = view._base
+    fn = record(op, inputs, (view,), attrs, originals)
+    node = CopySlices()
+    graph.Node.__init__(node, (graph.gradient_edge(base),) + fn.next_functions[1:])
+    shape, strides, offset = geometry_of(view)
+    node.view_geometry = (shape, strides, offset - base.storage_offset())
+    node.fn = fn
+    base._grad_fn = node
+    base._requires_grad = True
+    base._output_nr = 0
+    regenerate_view_grad_fn(view)
+
+
+def regenerate_view_grad_fn(view):
+    """A view whose base changed in place gets a fresh ``AsStridedBackward0`` from the base."""
+    base = view._base
+    shape, strides, offset = geometry_of(view)
+    attrs = {"size": tuple(shape), "stride": tuple(strides), "storage_offset": offset}
+    prev = GradMode.enabled
+    GradMode.enabled = True
+    try:
+        record(as_strided, (base,), (view,), attrs)
+    finally:
+        GradMode.enabled = prev
+    view._view_version = view._vc.value
+
+
+def refresh_view_grad_fn(t):
+    """Regenerate a differentiable view's grad_fn if an in-place op changed it since."""
+    if t._view_version != t._vc.value and t._base._requires_grad:
+        regenerate_view_grad_fn(t)
+
+
+graph.VIEW_EDGE_HOOK = refresh_view_grad_fn

@@ -1,0 +1,453 @@
+"""torch's CPU random number generator, bit for bit, producing NumPy arrays.
+
+A ``Generator`` is a 32-bit Mersenne Twister (MT19937) plus the one cached normal value of
+torch's scalar Box-Muller sampler.  Each distribution method returns a flat array of ``n``
+values in memory order and moves the stream on exactly as many words as torch does, so after
+``manual_seed(s)`` the tensors built from these arrays equal torch's::
+
+    >>> from doctensor import _dtypes
+    >>> Generator().manual_seed(0).uniform(3, _dtypes.float32)  # torch.rand(3)
+    array([0.4962566 , 0.7682218 , 0.08847743], dtype=float32)
+
+Every rule here is written down, with the experiments that confirmed it, in
+``TORCH_EXACTNESS.md`` Part A; section numbers (A.2 ...) refer to it.
+"""
+
+import contextlib
+import os
+
+import numpy as np
+
+from doctensor import _dtypes as dt
+from doctensor._random_math import (
+    fma32,
+    fma64,
+    libm_cos,
+    libm_log,
+    libm_log1p,
+    libm_sin,
+    log_f32,
+    sincos_f32,
+)
+
+__all__ = ["Generator", "default_generator", "fork_rng", "get_rng_state", "initial_seed",
+           "manual_seed", "seed", "set_rng_state"]
+
+_N = 624  # words in the Mersenne Twister state
+_DEFAULT_SEED = 67280421310721
+_STATE_BYTES = 5056
+_ONE_F32 = np.float32(1.0)
+_DIGITS = {dt.float16: 11, dt.float32: 24, dt.float64: 53}  # std::numeric_limits<T>::digits
+# random_() draws v mod (max + 1): max is the largest value the dtype holds exactly (A.6)
+_RANDOM_MAX = {dt.bool_: 1, dt.uint8: 255, dt.int8: 127, dt.int16: 2**15 - 1,
+               dt.int32: 2**31 - 1, dt.int64: 2**63 - 1, dt.float16: 2**11,
+               dt.float32: 2**24, dt.float64: 2**53}
+
+# Note [get_rng_state layout]
+# torch.get_rng_state() is the raw bytes of CPUGeneratorImplState, little-endian.  `left` and
+# `next` are the engine's counters: a draw first does `--left`, regenerates the 624 words
+# when it reaches 0 (then next = 0, left = 624), and returns word `next++`.  So normally
+# left + next == 625, except right after seeding (left = 1, next = 0).  The normal cache is
+# stored in normal_y with a flag; normal_x, normal_rho and the float cache are unused on CPU.
+_STATE_DTYPE = np.dtype([
+    ("seed", "<u8"), ("left", "<i4"), ("seeded", "<i4"), ("next", "<u8"),
+    ("state", "<u8", (_N,)), ("normal_x", "<f8"), ("normal_y", "<f8"), ("normal_rho", "<f8"),
+    ("normal_is_valid", "<i4"), ("pad", "V4"), ("float_normal", "<f4"),
+    ("float_normal_is_valid", "u1"), ("pad2", "V3"),
+])
+assert _STATE_DTYPE.itemsize == _STATE_BYTES
+
+
+def _init_genrand(seed32):
+    """The 624 state words of MT19937's classic ``init_genrand(seed32)``."""
+    mt = [seed32]
+    for i in range(1, _N):
+        prev = mt[-1]
+        mt.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF)
+    return np.array(mt, np.uint32)
+
+
+def _temper(words):
+    y = words.astype(np.uint64)
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    return y ^ (y >> 18)
+
+
+class _MT19937:
+    """torch's ``at::mt19937``: NumPy's MT19937 makes the words, this class keeps torch's counters.
+
+    NumPy's engine holds the 624 words and a position ``pos`` (the next word to temper; 624
+    means "regenerate first"), which is torch's ``next`` with ``left = 625 - next``.  Other
+    counters, left + next != 625 (right after seeding, or from ``set_state``), are kept in
+    ``_pending``: torch then hands out the words next ... next + left - 2 of the current
+    state before it regenerates (Note [get_rng_state layout]).
+    """
+
+    def __init__(self):
+        self._bits = np.random.MT19937()
+        self._pending = None
+
+    def load(self, words, left, next_):
+        consistent = left + next_ == _N + 1
+        self._bits.state = {"bit_generator": "MT19937",
+                            "state": {"key": words, "pos": next_ if consistent else _N}}
+        self._pending = None if consistent else (left, next_)
+
+    def dump(self):
+        """(words, left, next) as torch stores them."""
+        state = self._bits.state["state"]
+        if self._pending is not None:
+            return state["key"], *self._pending
+        return state["key"], _N + 1 - state["pos"], state["pos"]
+
+    def words(self, k):
+        """The next ``k`` 32-bit outputs, as a uint64 array."""
+        head = np.empty(0, np.uint64)
+        if self._pending is not None:
+            left, next_ = self._pending
+            m = min(k, left - 1)
+            head = _temper(self._bits.state["state"]["key"][next_:next_ + m])
+            self._pending = (left - m, next_ + m)
+            if k == m:
+                return head
+            self._pending = None
+        return np.concatenate([head, self._bits.random_raw(k - len(head))])
+
+
+class Generator:
+    """A CPU random number generator: ``torch.Generator()``.
+
+    Args:
+        device: kept as given, as ``device`` (``"cpu"``).
+
+    Example:
+        >>> Generator().initial_seed()
+        67280421310721
+    """
+
+    def __init__(self, device="cpu"):
+        self.device = device
+        self._engine = _MT19937()
+        self._set_seed(_DEFAULT_SEED)
+
+    # -- seeding and state -------------------------------------------------------------------
+
+    def _set_seed(self, seed):
+        self._seed = seed
+        self._engine.load(_init_genrand(seed & 0xFFFFFFFF), left=1, next_=0)
+        self._normal_cache = None  # Note [normal cache]
+        self._float_normal_cache = None
+
+    def manual_seed(self, seed):
+        """Seed with ``seed`` (an int in [-2**63, 2**64)); negative seeds wrap modulo 2**64.
+
+        Only the low 32 bits seed the Mersenne Twister; ``initial_seed()`` keeps all 64.
+        """
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+        seed = int(seed)
+        if not -2**63 <= seed < 2**64:
+            raise ValueError("Overflow when unpacking long long")
+        self._set_seed(seed % 2**64)
+        return self
+
+    def initial_seed(self):
+        """The 64-bit seed last given to ``manual_seed`` or ``seed``."""
+        return self._seed
+
+    def seed(self):
+        """Reseed from the operating system's entropy and return the new 64-bit seed."""
+        new = int.from_bytes(os.urandom(8), "little")
+        self._set_seed(new)
+        return new
+
+    def get_state(self):
+        """The state as torch's 5056 uint8 bytes (Note [get_rng_state layout])."""
+        state = np.zeros((), _STATE_DTYPE)
+        words, left, next_ = self._engine.dump()
+        state["seed"], state["left"], state["seeded"], state["next"] = self._seed, left, 1, next_
+        state["state"] = words
+        if self._normal_cache is not None:
+            state["normal_y"], state["normal_is_valid"] = self._normal_cache, 1
+        if self._float_normal_cache is not None:
+            state["float_normal"], state["float_normal_is_valid"] = self._float_normal_cache, 1
+        return np.frombuffer(state.tobytes(), np.uint8).copy()
+
+    def set_state(self, new_state):
+        """Restore a state from ``get_state`` (a uint8 array of 5056 bytes); returns self.
+
+        Like torch, any counters with 0 < left <= 624 and next <= 624 are accepted, except
+        that next + left - 1 must not pass 624 (torch would read past its state there).
+        """
+        new_state = np.asarray(new_state)
+        if new_state.dtype != np.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        if new_state.size != _STATE_BYTES:
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE_BYTES} but "
+                               f"found the input RNG state size to be {new_state.size}")
+        state = np.frombuffer(np.ascontiguousarray(new_state).tobytes(), _STATE_DTYPE)[0]
+        left, next_ = int(state["left"]), int(state["next"])
+        if state["seeded"] != 1 or not 0 < left <= _N or next_ > _N or next_ + left - 1 > _N:
+            raise RuntimeError("Invalid mt19937 state")
+        self._seed = int(state["seed"])
+        self._engine.load(state["state"].astype(np.uint32), left, next_)
+        self._normal_cache = float(state["normal_y"]) if state["normal_is_valid"] else None
+        self._float_normal_cache = (np.float32(state["float_normal"])
+                                    if state["float_normal_is_valid"] else None)
+        return self
+
+    # -- primitive draws -----------------------------------------------------------------------
+
+    def _random(self, n):
+        """``n`` draws of ``random()``: one 32-bit word each (uint64 array)."""
+        return self._engine.words(n)
+
+    def _random64(self, n):
+        """``n`` draws of ``random64()``: two words each, the first one the high half."""
+        w = self._engine.words(2 * n)
+        return (w[0::2] << np.uint64(32)) | w[1::2]
+
+    def _uniform_f32(self, n):
+        """A.2: float32 uniforms in [0, 1) from the low 24 bits of one word each."""
+        return (self._random(n) & 0xFFFFFF).astype(np.float32) * np.float32(2.0**-24)
+
+    def _uniform_f64(self, n):
+        """A.2: float64 uniforms in [0, 1) from the low 53 bits of ``random64()``."""
+        return (self._random64(n) & np.uint64(2**53 - 1)).astype(np.float64) * 2.0**-53
+
+    # -- distributions ---------------------------------------------------------------------------
+
+    def uniform(self, n, dtype, low=0.0, high=1.0):
+        """``Tensor.uniform_(low, high)``: ``fma(x, high - low, low)``, clamped below ``high``.
+
+        float16 computes in float32 and rounds at the end; a value that rounds to ``high``
+        becomes ``low`` (A.2).
+        """
+        _check_floating("check_uniform_bounds", dtype)
+        if dtype is dt.float64:
+            lo, hi = np.float64(low), np.float64(high)
+            v = fma64(self._uniform_f64(n), hi - lo, lo)
+        else:
+            lo, hi = np.float32(low), np.float32(high)
+            v = fma32(self._uniform_f32(n), hi - lo, lo)
+        v = v.astype(dtype.np)
+        return np.where(v == hi.astype(dtype.np), lo.astype(dtype.np), v)
+
+    def normal(self, n, dtype, mean=0.0, std=1.0, contiguous=True):
+        """``Tensor.normal_(mean, std)`` on ``n`` elements (A.3-A.4).
+
+        Contiguous tensors of 16 or more elements use torch's blockwise Box-Muller; smaller or
+        non-contiguous ones (``contiguous=False``) the scalar sampler with its cache.
+        """
+        _check_floating("normal_kernel_cpu", dtype)
+        if n < 16 or not contiguous:
+            return _c_cast(self._normal_scalar(n, mean, std), dtype)
+        if dtype is dt.float64:
+            return self._normal_blocks(n, mean, std, self._uniform_f64, _box_muller_f64)
+        out = self._normal_blocks(n, np.float32(mean), np.float32(std), self._uniform_f32,
+                                  _box_muller_f32, blockwise=dtype is dt.float16)
+        return out.astype(dtype.np)
+
+    # Note [normal blocks]
+    # The block path draws uniforms d[0..n-1], then turns each 16-element window into 16
+    # normals: lanes j = 0..7 pair d[j] (radius) with d[j+8] (angle).  When n is not a multiple
+    # of 16, 16 more uniforms are drawn for the last window, which overlaps the final whole
+    # block and overwrites it:
+    #
+    #     n = 20:  d0 .. d15 | d16 .. d19        (float32: 20 + 16 words)
+    #              [ block 0 ]
+    #                   [ tail window: 16 new uniforms -> out[4:20] ]
+    #
+    # float16 draws the same, but a whole block at a time, so it draws 16 * ceil(n / 16)
+    # uniforms and its tail window uses other words than float32's (A.4.3).
+    def _normal_blocks(self, n, mean, std, draw, box_muller, blockwise=False):
+        whole = 16 * (n // 16)
+        windows = [draw(whole if blockwise else n)[:whole].reshape(-1, 16)]
+        if whole < n:
+            windows.append(draw(16)[None])
+        z = box_muller(np.concatenate(windows), mean, std).reshape(-1)
+        return z if whole == n else np.concatenate([z[:n - 16], z[-16:]])
+
+    # Note [normal cache]
+    # torch's scalar Box-Muller (at::normal_distribution<double>) makes two normals from two
+    # float64 uniforms u1, u2: r = sqrt(-2 log1p(-u2)), theta = 2 pi u1; it returns r cos(theta)
+    # and keeps r sin(theta) in the generator.  The next scalar draw of any dtype takes the
+    # kept value first.  manual_seed clears it; get_state saves it (bytes 5024 and 5040).
+    def _normal_scalar(self, n, mean, std):
+        """A.4.5: ``n`` doubles ``fma(z, std, mean)`` from the cached sampler, in order."""
+        cached = [] if self._normal_cache is None or n == 0 else [self._normal_cache]
+        if cached:
+            self._normal_cache = None
+        pairs = -(-(n - len(cached)) // 2)
+        u = self._uniform_f64(2 * pairs).reshape(-1, 2)
+        r = np.sqrt(-2.0 * libm_log1p(-u[:, 1]))
+        theta = 2.0 * np.pi * u[:, 0]
+        fresh = np.stack([r * libm_cos(theta), r * libm_sin(theta)], axis=1).reshape(-1)
+        z = np.concatenate([cached, fresh])
+        if len(z) > n:
+            self._normal_cache = float(z[n])
+        return fma64(z[:n], np.float64(std), np.float64(mean))
+
+    def randint(self, n, low, high, dtype):
+        """``torch.randint(low, high)`` / ``Tensor.random_(low, high)`` (A.5)."""
+        low, high = int(low), int(high)
+        _check_from_to(low, high, "'from'", "'to'")
+        if dtype.is_floating_point:
+            low, high = _update_from(low, dtype), _update_to(high, dtype)
+            _check_from_to(low, high, "'from' casted to dtype", "'to' casted to dtype")
+        span = (high - low) % 2**64
+        v = self._random64(n) if span >= 2**28 else self._random(n)
+        wrapped = (v % np.uint64(span)) + np.uint64(low % 2**64)
+        return _c_cast(wrapped.view(np.int64), dtype)
+
+    def random_(self, n, dtype):
+        """``Tensor.random_()``: ``v mod (max + 1)``, max the dtype's largest exact int (A.6)."""
+        if dtype in (dt.int64, dt.float64):
+            v = self._random64(n)
+        else:
+            v = self._random(n)
+        return (v % np.uint64(_RANDOM_MAX[dtype] + 1)).astype(dtype.np)
+
+    def randperm(self, n, dtype):
+        """``torch.randperm(n)``: torch's Fisher-Yates shuffles (A.7)."""
+        perm = list(range(n))
+        if n < 214748364:
+            picks = (self._random(max(n - 1, 0)) % np.arange(n, 1, -1, dtype=np.uint64)).tolist()
+            for i, z in enumerate(picks):
+                perm[i], perm[i + z] = perm[i + z], perm[i]
+        else:
+            picks = (self._random64(n) % np.arange(1, n + 1, dtype=np.uint64)).tolist()
+            for i, z in enumerate(picks):
+                perm[i], perm[z] = perm[z], i
+        return np.array(perm, np.int64).astype(dtype.np)
+
+    def bernoulli_scalar(self, n, p, dtype):
+        """``Tensor.bernoulli_(p)`` for a Python float ``p``: a float64 uniform ``< p`` (A.8)."""
+        return (self._uniform_f64(n) < float(p)).astype(dtype.np)
+
+    def bernoulli_tensor(self, probs, dtype):
+        """``torch.bernoulli(P)``: one uniform per element of ``probs`` (in memory order).
+
+        float64 ``probs`` compare with float64 uniforms, float32 and float16 ones with float32
+        uniforms (A.8).
+        """
+        probs = np.asarray(probs).reshape(-1)
+        if probs.dtype == np.float64:
+            x = self._uniform_f64(probs.size)
+        else:
+            x = self._uniform_f32(probs.size)
+            probs = probs.astype(np.float32)
+        return (x < probs).astype(dtype.np)
+
+    def dropout_mask(self, n, p, dtype):
+        """The ``noise`` of ``F.dropout``: ``bernoulli_(1 - p)``, then ``div_(1 - p)`` (A.8).
+
+        The division is torch's tensor-by-scalar one: float32 and float64 divide by
+        ``T(1 - p)``; float16 computes ``1.0f / float(1 - p)`` in float32 and rounds once.
+        The caller returns ``input * noise``; ``p`` must be in (0, 1).
+        """
+        compute = np.float32 if dtype is dt.float16 else dtype.np.type
+        keep = self.bernoulli_scalar(n, 1.0 - p, dt.float64).astype(compute)
+        return (keep / compute(1.0 - p)).astype(dtype.np)
+
+
+def _box_muller_f32(d, mean, std):
+    """A.4.1 on float32 windows of shape (k, 16), with avx_mathfun's log and sincos."""
+    u1, u2 = _ONE_F32 - d[:, :8], d[:, 8:]
+    radius = np.sqrt(np.float32(-2.0) * log_f32(u1))
+    sin, cos = sincos_f32(np.float32(2 * np.pi) * u2)
+    return np.concatenate([fma32(radius * cos, std, mean), fma32(radius * sin, std, mean)], 1)
+
+
+def _box_muller_f64(d, mean, std):
+    """A.4.2 on float64 windows of shape (k, 16), with glibc's log, cos and sin."""
+    u1, u2 = 1.0 - d[:, :8], d[:, 8:]
+    radius = np.sqrt(-2.0 * libm_log(u1))
+    theta = 2.0 * np.pi * u2
+    return np.concatenate([fma64(radius * libm_cos(theta), std, mean),
+                           fma64(radius * libm_sin(theta), std, mean)], 1)
+
+
+def _check_floating(kernel, dtype):
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.scalar_name}\'')
+
+
+def _check_from_to(low, high, low_name, high_name):
+    if low >= high:
+        raise RuntimeError(f"random_ expects {low_name} to be less than {high_name}, but got "
+                           f"from={low} >= to={high}")
+
+
+def _c_cast(values, dtype):
+    """Cast as C++ does: to float16 through float32 (c10::Half is built from a float)."""
+    if dtype is dt.float16:
+        values = values.astype(np.float32)
+    return values.astype(dtype.np)
+
+
+def _int_through(value, dtype):
+    """The int64 ``value`` cast to the float ``dtype`` and truncated back (C++ casts)."""
+    return int(_c_cast(np.array(value, np.int64), dtype))
+
+
+def _update_from(low, dtype):
+    """Move ``low`` up onto dtype's float grid when ``low + 1`` rounds below it (A.5)."""
+    rounded = _int_through(low + 1, dtype)
+    if rounded < low:
+        low = rounded + 2 ** (abs(low + 1).bit_length() - 1 - _DIGITS[dtype] + 1)
+    return low
+
+
+def _update_to(high, dtype):
+    """Move ``high`` down onto dtype's float grid when ``high - 1`` rounds above it (A.5)."""
+    rounded = _int_through(high - 1, dtype)
+    if rounded >= high:
+        high = rounded - 2 ** (abs(high - 1).bit_length() - 1 - _DIGITS[dtype] + 1)
+    return high
+
+
+# -- the default generator and torch.random's functions ---------------------------------------
+
+default_generator = Generator()
+default_generator.seed()  # torch's default generator starts from a non-deterministic seed
+
+
+def manual_seed(seed):
+    """``torch.manual_seed``: seed the default generator with ``int(seed)`` and return it."""
+    return default_generator.manual_seed(int(seed))
+
+
+def initial_seed():
+    """``torch.initial_seed``: the default generator's 64-bit seed."""
+    return default_generator.initial_seed()
+
+
+def seed():
+    """``torch.seed``: reseed the default generator non-deterministically; return the seed."""
+    return default_generator.seed()
+
+
+def get_rng_state():
+    """``torch.get_rng_state``: the default generator's state as 5056 uint8 bytes."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    """``torch.set_rng_state``: restore the default generator from ``get_rng_state()`` bytes."""
+    default_generator.set_state(new_state)
+
+
+@contextlib.contextmanager
+def fork_rng(enabled=True):
+    """``torch.random.fork_rng`` for the CPU: the default generator's state is restored on exit."""
+    if not enabled:
+        yield
+        return
+    state = default_generator.get_state()
+    try:
+        yield
+    finally:
+        default_generator.set_state(state)

@@ -1,0 +1,27 @@
+"""``torch.Size``: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+
+__all__ = ["Size"]
+
+
+class Size(tuple):
+    """The shape of a tensor."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"torch.Size([{', '.join(map(str, self))}])"
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, item):
+        out = tuple.__getitem__(self, item)
+        return Size(out) if isinstance(item, slice) else out
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other))

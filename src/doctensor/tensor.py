@@ -1,0 +1,776 @@
+"""``Tensor``: thin methods over ``ops/``, Python operators, and autograd properties."""
+
+import warnings
+import weakref
+
+from . import _strides as S
+from . import _tensor_str
+from ._dtypes import dtype as dtype_cls
+from ._dtypes import bool_, float16, float32, float64, int8, int16, int32, int64, uint8
+from ._tensor_base import TensorBase, alias
+from .autograd import engine
+from .autograd.grad_mode import GradMode
+from .ops import _registry, creation, indexing, linalg, random_ops, reduction
+from .ops import pointwise as P
+from .ops import views as V
+
+__all__ = ["Tensor"]
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered "
+    "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
+
+
+def _size_args(size):
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        return tuple(size[0])
+    return tuple(size)
+
+
+class Tensor(TensorBase):
+    """A multi-dimensional array with PyTorch's sharing, versioning and autograd semantics."""
+
+    __slots__ = ()
+    __array_priority__ = 1000
+
+    # -- autograd properties ------------------------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        if self._grad_fn is not None and not value:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach().")
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        if self._grad_fn is None:
+            self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad=True):
+        """Set ``requires_grad`` in place (leaves only) and return self."""
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def grad_fn(self):
+        if self._view_version is not None:
+            V.refresh_view_grad_fn(self)
+        return self._grad_fn
+
+    @property
+    def grad(self):
+        if self._grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
+                                f"type {type(value).__name__}")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if value._device != self._device:
+                raise RuntimeError("assigned grad has data located on a different device")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Keep the gradient of this non-leaf tensor in ``.grad`` during backward."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains_grad:
+            return
+        self._retains_grad = True
+        ref = _weak(self)
+
+        def keep(grad):
+            t = ref()
+            if t is not None and grad is not None:
+                t._grad = grad.detach().clone() if t._grad is None else t._grad + grad.detach()
+        self._grad_fn._register_tensor_prehook(self._output_nr, keep)
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a
+        replacement.  Returns a handle with ``remove()``."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            return self._grad_fn._register_tensor_prehook(self._output_nr, hook)
+        from .autograd.graph import RemovableHandle
+        if self._hooks is None:
+            self._hooks = {}
+        handle = RemovableHandle(self._hooks)
+        self._hooks[handle.id] = hook
+        return handle
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Accumulate d(self)/d(leaf) into every leaf's ``.grad``."""
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self):
+        """Same storage and version counter, no history (Note [version counter])."""
+        out = alias(Tensor, self, self._data)
+        return out
+
+    def detach_(self):
+        """Detach in place and return self (refused for views, as in torch)."""
+        if self._base is not None and self._view_version is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self):
+        """Same storage, a **new** version counter, no history (Note [version counter])."""
+        return alias(Tensor, self, self._data, share_version=False)
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data
+        self._storage = value.untyped_storage()
+        self._device = value._device
+        self._backend = value._backend
+
+    def _alias_for_saving(self):
+        out = alias(Tensor, self, self._data)
+        out._base = self._base
+        return out
+
+    def _with_grad_fn(self, node, output_nr):
+        out = alias(Tensor, self, self._data)
+        out._base = self._base
+        out._grad_fn = node
+        out._output_nr = output_nr
+        out._requires_grad = True
+        return out
+
+    # -- conversion -------------------------------------------------------------------------------
+    def to(self, *args, **kwargs):
+        """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``; self if unchanged."""
+        device = kwargs.pop("device", None)
+        dtype = kwargs.pop("dtype", None)
+        copy = kwargs.pop("copy", False)
+        kwargs.pop("non_blocking", None)
+        for a in args:
+            if isinstance(a, Tensor):
+                device, dtype = a._device, a.dtype
+            elif isinstance(a, dtype_cls):
+                dtype = a
+            elif not isinstance(a, bool) and a is not None:
+                device = a
+        return creation.to(self, device, dtype, copy)
+
+    def cpu(self):
+        return creation.to(self, "cpu")
+
+    def cuda(self, device=None, non_blocking=False):
+        index = device.index if hasattr(device, "index") else device
+        return creation.to(self, f"cuda:{index or 0}")
+
+    def double(self):
+        return creation.to(self, dtype=float64)
+
+    def float(self):
+        return creation.to(self, dtype=float32)
+
+    def half(self):
+        return creation.to(self, dtype=float16)
+
+    def long(self):
+        return creation.to(self, dtype=int64)
+
+    def int(self):
+        return creation.to(self, dtype=int32)
+
+    def short(self):
+        return creation.to(self, dtype=int16)
+
+    def char(self):
+        return creation.to(self, dtype=int8)
+
+    def byte(self):
+        return creation.to(self, dtype=uint8)
+
+    def bool(self):
+        return creation.to(self, dtype=bool_)
+
+    def type_as(self, other):
+        return creation.to(self, dtype=other.dtype)
+
+    def clone(self, memory_format=None):
+        return creation.clone(self, memory_format)
+
+    def contiguous(self, memory_format=None):
+        return self if self.is_contiguous() else creation.clone(self, "contiguous")
+
+    def numpy(self, force=False):
+        """The NumPy array sharing this CPU tensor's memory."""
+        if force:
+            return self.detach().cpu()._data
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        if self._device.type != "cpu":
+            raise TypeError(f"can't convert {self._device} device type tensor to numpy. Use "
+                            "Tensor.cpu() to copy the tensor to host memory first.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        host = self._backend.to_host(self._data)
+        return host if dtype is None else host.astype(dtype)
+
+    def item(self):
+        """The value of a one-element tensor as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
+                               "to Scalar")
+        return self._backend.to_host(self._data).reshape(-1)[0].item()
+
+    def tolist(self):
+        return self._backend.to_host(self._data).tolist()
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self.item())
+
+    def __bool__(self):
+        n = self._data.size
+        if n != 1:
+            which = "no values" if n == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {which} is ambiguous")
+        return bool(self.item())
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self, *, tensor_contents=None):
+        with GradModeOff():
+            values = self._backend.to_host(self._data)
+        grad_fn = self.grad_fn
+        return _tensor_str.tensor_repr(
+            values, self.dtype, device=None if self._device.type == "cpu" else str(self._device),
+            grad_fn=None if grad_fn is None else type(grad_fn).__name__,
+            requires_grad=self._requires_grad)
+
+    def __format__(self, spec):
+        if self._data.ndim == 0 and type(self) is Tensor:
+            return format(self.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
+
+    def __deepcopy__(self, memo):
+        out = self.detach().clone()
+        out._requires_grad = self._requires_grad
+        if self._grad is not None:
+            out._grad = self._grad.detach().clone()
+        return out
+
+    # -- views ------------------------------------------------------------------------------------
+    def view(self, *size):
+        if len(size) == 1 and isinstance(size[0], dtype_cls):
+            return _dtype_view(self, size[0])
+        return V.make_view(self, V.view, {"size": _size_args(size)})
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def reshape(self, *shape):
+        """A view when strides allow (Note [view strides]), else a copy."""
+        shape = S.infer_size(_size_args(shape), self._data.size)
+        if S.view_strides(self._data.shape, self.stride(), shape) is not None:
+            return V.make_view(self, V.view, {"size": shape})
+        return V.make_view(creation.clone(self, "contiguous"), V.unsafe_view, {"size": shape})
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    def transpose(self, dim0, dim1):
+        return V.make_view(self, V.transpose, {"dim0": dim0, "dim1": dim1})
+
+    swapaxes = swapdims = transpose
+
+    def t(self):
+        return V.make_view(self, V.t, {})
+
+    @property
+    def T(self):
+        n = self._data.ndim
+        if n != 2 and n != 0:
+            warnings.warn(
+                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+                "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+                "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
+                "to reverse the dimensions of a tensor. (Triggered internally at "
+                "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)",
+                UserWarning, stacklevel=2)
+        return self.permute(*range(n - 1, -1, -1))
+
+    @property
+    def mT(self):
+        if self._data.ndim < 2:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                               f"Got {self._data.ndim}-D tensor.")
+        return self.transpose(-2, -1)
+
+    def permute(self, *dims):
+        return V.make_view(self, V.permute, {"dims": _size_args(dims)})
+
+    def expand(self, *sizes):
+        return V.make_view(self, V.expand, {"size": _size_args(sizes)})
+
+    def expand_as(self, other):
+        return self.expand(other.shape)
+
+    def squeeze(self, dim=None):
+        if dim is None:
+            return V.make_view(self, V.squeeze_all, {})
+        if isinstance(dim, (tuple, list)):
+            return V.make_view(self, V.squeeze_dims, {"dims": tuple(dim)})
+        return V.make_view(self, V.squeeze_dim, {"dim": dim})
+
+    def unsqueeze(self, dim):
+        return V.make_view(self, V.unsqueeze, {"dim": dim})
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        n = self._data.ndim
+        if n == 0:
+            return self.reshape(1)
+        s, e = S.wrap_dim(start_dim, n), S.wrap_dim(end_dim, n)
+        if s > e:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        if s == e:
+            return self
+        shape = self.shape
+        return self.reshape(*shape[:s], -1, *shape[e + 1:])
+
+    def unflatten(self, dim, sizes):
+        d = S.wrap_dim(dim, self._data.ndim)
+        shape = list(self.shape)
+        sizes = list(S.infer_size(sizes, shape[d]))
+        return self.view(*(shape[:d] + sizes + shape[d + 1:]))
+
+    def narrow(self, dim, start, length):
+        size = self.size(dim)
+        if start < 0:
+            start += size
+        if not 0 <= start <= size or start + length > size or length < 0:
+            raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                               f"({size}).")
+        return V.make_view(self, V.slice_, {"dim": dim, "start": start, "end": start + length,
+                                             "step": 1})
+
+    def select(self, dim, index):
+        return V.make_view(self, V.select, {"dim": dim, "index": index})
+
+    def unbind(self, dim=0):
+        return V.unbind(self, dim)
+
+    def split(self, split_size, dim=0):
+        return V.split(self, split_size, dim)
+
+    def chunk(self, chunks, dim=0):
+        if chunks <= 0:
+            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+        size = self.size(dim)
+        return V.split(self, max(-(-size // chunks), 1) if size else 1, dim)
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        return V.make_view(self, V.diagonal, {"offset_": offset, "dim1": dim1, "dim2": dim2})
+
+    def as_strided(self, size, stride, storage_offset=None):
+        return V.make_view(self, V.as_strided, {"size": tuple(size), "stride": tuple(stride),
+                                                "storage_offset": storage_offset})
+
+    def __getitem__(self, idx):
+        return indexing.getitem(self, idx)
+
+    def __setitem__(self, idx, value):
+        indexing.setitem(self, idx, value)
+
+    # -- in-place ----------------------------------------------------------------------------------
+    def copy_(self, src, non_blocking=False):
+        return creation.copy_(self, src)
+
+    def fill_(self, value):
+        return creation.fill_(self, value)
+
+    def zero_(self):
+        return creation.zero_(self)
+
+    def add_(self, other, alpha=1):
+        return P.inplace(P.add, self, (other,), {"alpha": alpha} if alpha != 1 else None)
+
+    def sub_(self, other, alpha=1):
+        return P.inplace(P.sub, self, (other,), {"alpha": alpha} if alpha != 1 else None)
+
+    def mul_(self, other):
+        return P.inplace(P.mul, self, (other,))
+
+    def div_(self, other):
+        return P.inplace(P.div, self, (other,), floating=True)
+
+    def pow_(self, exponent):
+        if isinstance(exponent, Tensor):
+            return P.inplace(P.pow_tensor, self, (exponent,))
+        return P.inplace(P.pow_scalar, self, (), {"exponent": exponent})
+
+    def clamp_(self, min=None, max=None):
+        return P.inplace(P.clamp, self, (), {"min": min, "max": max})
+
+    clip_ = clamp_
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    def uniform_(self, a=0.0, b=1.0, generator=None):
+        return random_ops.uniform_(self, a, b, generator)
+
+    def normal_(self, mean=0.0, std=1.0, generator=None):
+        return random_ops.normal_(self, mean, std, generator)
+
+    def random_(self, from_=None, to=None, generator=None):
+        return random_ops.random_(self, from_, to, generator)
+
+    def bernoulli_(self, p=0.5, generator=None):
+        return random_ops.bernoulli_(self, p, generator)
+
+    def bernoulli(self, generator=None):
+        return random_ops.bernoulli(self, generator)
+
+    # -- math -------------------------------------------------------------------------------------
+    def add(self, other, alpha=1):
+        return P.run(P.add, (self, other), {"alpha": alpha} if alpha != 1 else None)
+
+    def sub(self, other, alpha=1):
+        return P.run(P.sub, (self, other), {"alpha": alpha} if alpha != 1 else None)
+
+    def mul(self, other):
+        return P.run(P.mul, (self, other))
+
+    def div(self, other, rounding_mode=None):
+        if rounding_mode == "floor":
+            return self.__floordiv__(other)
+        if rounding_mode == "trunc":
+            return P.run(P.trunc, (P.run(P.div, (self, other)),))
+        return P.run(P.div, (self, other), floating=True)
+
+    def pow(self, exponent):
+        if isinstance(exponent, Tensor):
+            return P.run(P.pow_tensor, (self, exponent))
+        return P.run(P.pow_scalar, (self,), {"exponent": exponent}, scalars=(exponent,))
+
+    __add__ = __radd__ = add
+    __sub__ = sub
+    __mul__ = __rmul__ = mul
+    __truediv__ = div
+    __pow__ = pow
+
+    def __rsub__(self, other):
+        return P.run(P.rsub, (self, other))
+
+    def __rtruediv__(self, other):
+        return self.reciprocal() * other
+
+    def __rpow__(self, base):
+        return P.run(P.rpow, (self,), {"base": base}, scalars=(base,))
+
+    def __floordiv__(self, other):
+        return P.run(P.floor_divide, (self, other))
+
+    def __rfloordiv__(self, other):
+        return P.run(P.floor_divide, (other, self))
+
+    def __mod__(self, other):
+        return P.run(P.remainder, (self, other))
+
+    remainder = __mod__
+
+    def __neg__(self):
+        return P.run(P.neg, (self,))
+
+    neg = negative = __neg__
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return P.run(P.abs_, (self,))
+
+    abs = __abs__
+
+    def __matmul__(self, other):
+        return linalg.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return linalg.matmul(other, self)
+
+    matmul = __matmul__
+
+    def mm(self, other):
+        return linalg.mm(self, other)
+
+    def mv(self, vec):
+        return linalg.mv(self, vec)
+
+    def dot(self, other):
+        return linalg.dot(self, other)
+
+    def bmm(self, other):
+        return linalg.bmm(self, other)
+
+    def exp(self):
+        return P.run(P.exp, (self,), floating=True)
+
+    def log(self):
+        return P.run(P.log, (self,), floating=True)
+
+    def sqrt(self):
+        return P.run(P.sqrt, (self,), floating=True)
+
+    def sin(self):
+        return P.run(P.sin, (self,), floating=True)
+
+    def cos(self):
+        return P.run(P.cos, (self,), floating=True)
+
+    def tanh(self):
+        return P.run(P.tanh, (self,), floating=True)
+
+    def sigmoid(self):
+        return P.run(P.sigmoid, (self,), floating=True)
+
+    def reciprocal(self):
+        return P.run(P.reciprocal, (self,), floating=True)
+
+    def relu(self):
+        return P.run(P.relu, (self,))
+
+    def sign(self):
+        return P.run(P.sign, (self,))
+
+    def clamp(self, min=None, max=None):
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        return P.run(P.clamp, (self,), {"min": min, "max": max},
+                     scalars=tuple(v for v in (min, max) if v is not None))
+
+    clip = clamp
+
+    def maximum(self, other):
+        return P.run(P.maximum, (self, other))
+
+    def minimum(self, other):
+        return P.run(P.minimum, (self, other))
+
+    def exp_(self):
+        return P.inplace(P.exp, self, (), floating=True)
+
+    def sigmoid_(self):
+        return P.inplace(P.sigmoid, self, (), floating=True)
+
+    def relu_(self):
+        return P.inplace(P.relu, self, ())
+
+    def tanh_(self):
+        return P.inplace(P.tanh, self, (), floating=True)
+
+    def sqrt_(self):
+        return P.inplace(P.sqrt, self, (), floating=True)
+
+    def neg_(self):
+        return P.inplace(P.neg, self, ())
+
+    def abs_(self):
+        return P.inplace(P.abs_, self, ())
+
+    # comparisons and logic
+    def _compare(self, op, other):
+        if other is None:
+            return op is P.ne
+        return P.run(op, (self, other), out_dtype=bool_)
+
+    def __eq__(self, other):
+        return self._compare(P.eq, other)
+
+    def __ne__(self, other):
+        return self._compare(P.ne, other)
+
+    def __lt__(self, other):
+        return self._compare(P.lt, other)
+
+    def __le__(self, other):
+        return self._compare(P.le, other)
+
+    def __gt__(self, other):
+        return self._compare(P.gt, other)
+
+    def __ge__(self, other):
+        return self._compare(P.ge, other)
+
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+
+    def __and__(self, other):
+        return P.run(P.bitwise_and, (self, other))
+
+    def __or__(self, other):
+        return P.run(P.bitwise_or, (self, other))
+
+    def __xor__(self, other):
+        return P.run(P.bitwise_xor, (self, other))
+
+    def __invert__(self):
+        return P.run(P.bitwise_not, (self,))
+
+    def logical_not(self):
+        return P.run(P.logical_not, (self,), out_dtype=bool_)
+
+    def equal(self, other):
+        """True when both have the same shape and elements."""
+        return self._data.shape == other._data.shape and bool(
+            (self._data == other._data).all())
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return bool(self._backend.xp.allclose(self._data, other._data, rtol, atol, equal_nan))
+
+    # -- reductions -------------------------------------------------------------------------------
+    def sum(self, dim=None, keepdim=False, dtype=None):
+        return reduction.reduce("sum", self, dim, keepdim, dtype)
+
+    def mean(self, dim=None, keepdim=False, dtype=None):
+        return reduction.reduce("mean", self, dim, keepdim, dtype)
+
+    def sum_to_size(self, *size):
+        return reduction.sum_to_size(self, _size_args(size))
+
+    def prod(self, dtype=None):
+        return reduction.prod(self, dtype)
+
+    def max(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):
+            return self.maximum(dim)
+        return reduction.max_min("max", self, dim, keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):
+            return self.minimum(dim)
+        return reduction.max_min("min", self, dim, keepdim)
+
+    def argmax(self, dim=None, keepdim=False):
+        return reduction.argmax_min("argmax", self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return reduction.argmax_min("argmin", self, dim, keepdim)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
+        return reduction.var_std(reduction.var, self, dim, unbiased, keepdim, correction)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, correction=None):
+        return reduction.var_std(reduction.std, self, dim, unbiased, keepdim, correction)
+
+    def all(self, dim=None, keepdim=False):
+        return reduction.all_any("all", self, dim, keepdim)
+
+    def any(self, dim=None, keepdim=False):
+        return reduction.all_any("any", self, dim, keepdim)
+
+    # -- new tensors like this one ------------------------------------------------------------------
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        return creation.tensor(data, dtype or self.dtype, device or self._device, requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        return creation.full(size, fill_value, dtype or self.dtype, device or self._device,
+                             requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_full(_size_args(size), 0, dtype, device, requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_full(_size_args(size), 1, dtype, device, requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_full(_size_args(size), 0, dtype, device, requires_grad)
+
+
+class GradModeOff:
+    """Printing records no history (a tiny no_grad without the decorator machinery)."""
+
+    def __enter__(self):
+        self.prev = GradMode.enabled
+        GradMode.enabled = False
+
+    def __exit__(self, *exc):
+        GradMode.enabled = self.prev
+
+
+def _weak(t):
+    return weakref.ref(t)
+
+
+def _dtype_view(t, dtype):
+    """``view(dtype)``: reinterpret the bytes (same itemsize only)."""
+    if dtype.itemsize != t.element_size():
+        raise RuntimeError("self.element_size() must equal dtype.element_size() for a view "
+                           "with a different dtype")
+    out = alias(Tensor, t, t._data.view(dtype.np))
+    out._base = t._base if t._base is not None else t
+    return out
+
+
+_registry.set_tensor_class(Tensor)
