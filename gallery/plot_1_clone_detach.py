@@ -369,8 +369,9 @@ print(source.shape, cloned.shape, detached.shape, detached_t.shape)
 #          在 PyTorch 2.13 中，只有 ``resize_`` （以及 ``resize_as_``）会在克隆结果上报错，
 #          原因是克隆结果需要梯度，而需要梯度的张量不允许改变大小。``transpose_`` 在克隆上照常执行。
 #          ``detach()`` 的结果不需要梯度，这些操作都能执行，而且只改变它自己的形状：
-#          源张量仍是 ``[2, 3]``。旧版本曾让这类修改传回源张量，如今改为各改各的，
-#          原文的说法可能来自那段历史。
+#          源张量仍是 ``[2, 3]``。``resize_ / resize_as_ / set_ / transpose_`` 这份清单出自旧版
+#          PyTorch 文档中 ``detach()`` 的一段说明，那段说明称这类修改会报错；
+#          PyTorch 2.13 的文档已经没有这段说明，实际行为如上。
 #
 #       .. tab-item:: English
 #          :sync: en
@@ -379,8 +380,10 @@ print(source.shape, cloned.shape, detached.shape, detached_t.shape)
 #          the clone requires grad and a tensor that requires grad may not be resized.
 #          ``transpose_`` runs on the clone as usual. The result of ``detach()`` does not
 #          require grad, so all of these run on it, and they change only its own shape: the
-#          source stays ``[2, 3]``. Old releases let such edits reach the source tensor; they
-#          are now kept apart, which is probably where the article's statement comes from.
+#          source stays ``[2, 3]``. The list ``resize_ / resize_as_ / set_ / transpose_`` comes
+#          from a note in the ``detach()`` documentation of older PyTorch releases, which said
+#          such changes would raise an error; PyTorch 2.13's documentation no longer has that
+#          note, and the behaviour is as shown.
 #
 #    原文写道 / The article wrote::
 #

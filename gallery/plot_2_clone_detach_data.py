@@ -148,6 +148,7 @@ w_detached[0, 0] = 0.5
 print(w_detached)
 print(w)
 print(w.grad)
+# (diagram: w and w_detached over one buffer; only w has requires_grad and .grad)
 
 # %%
 # .. expected-output::

@@ -370,7 +370,8 @@ print("source keeps its shape:", tuple(source.shape))
 #          在 PyTorch 2.13 中，只有需要梯度的张量不允许 ``resize_`` （和 ``resize_as_``），
 #          所以只有克隆结果上的 ``resize_`` 报错。``transpose_`` 在三种结果上都能执行；
 #          分离出的张量也都能改变大小，而且只改变它自己，源张量仍是 ``(2, 3)``。
-#          旧版本曾让这类修改影响源张量，现在二者互不影响。
+#          这份清单出自旧版 PyTorch 文档中 ``detach()`` 的一段说明（称这类修改会报错），
+#          PyTorch 2.13 的文档已经删去了这段说明。
 #
 #       .. tab-item:: English
 #          :sync: en
@@ -378,8 +379,9 @@ print("source keeps its shape:", tuple(source.shape))
 #          In PyTorch 2.13 only a tensor that requires grad refuses ``resize_`` (and
 #          ``resize_as_``), so only ``resize_`` on the clone fails. ``transpose_`` runs on
 #          all three results; the detached tensors can be resized too, and that changes only
-#          themselves: the source is still ``(2, 3)``. Old releases let such edits reach the
-#          source; now the two are kept apart.
+#          themselves: the source is still ``(2, 3)``. The list comes from a note in the
+#          ``detach()`` documentation of older PyTorch releases (saying such changes raise an
+#          error); PyTorch 2.13's documentation no longer has it.
 #
 #    原文写道 / The article wrote::
 #

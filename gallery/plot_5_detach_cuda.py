@@ -147,6 +147,8 @@ z = y.detach()
 z[0] = 100.0
 print("y:", y)
 print("z:", z)
+# (diagram: CPU leaf -> ToCopyBackward0 -> x on cuda:0 -> MulBackward0 -> y;
+#  y and z share one cuda:0 buffer)
 
 # %%
 # .. expected-output::
@@ -202,6 +204,41 @@ print(leaf.is_leaf, leaf.grad)
 #    mistake, make sure you access the leaf Tensor instead. See
 #    github.com/pytorch/pytorch/pull/30531 for more information.
 #    True tensor([2., 2., 2.], device='cuda:0')
+#
+# .. erratum:: x 不是 GPU 上的叶子 / x is not a leaf on the GPU
+#    :article: Pytorch
+#
+#    .. tab-set::
+#       :sync-group: lang
+#
+#       .. tab-item:: 中文
+#          :sync: zh
+#
+#          原文的注释说这一行“创建一个在 GPU 上的 tensor，并启用梯度计算”。实际上需要梯度的叶子
+#          创建在 CPU 上，``x`` 只是它在 GPU 上的副本，是一个非叶子张量，``x.grad``
+#          永远不会被填充。例子里打印的 ``y`` 和 ``z`` 不受影响，但若想训练 ``x``，
+#          就必须直接在 GPU 上创建叶子。
+#
+#       .. tab-item:: English
+#          :sync: en
+#
+#          The article's comment says this line "creates a tensor on the GPU with gradients
+#          enabled". In fact the leaf that requires grad is created on the CPU, and ``x`` is
+#          only its copy on the GPU, a non-leaf whose ``.grad`` is never filled. The printed
+#          ``y`` and ``z`` are unaffected, but to train ``x`` the leaf must be created on the
+#          GPU directly.
+#
+#    原文写道 / The article wrote::
+#
+#       # 创建一个在 GPU 上的 tensor,并启用梯度计算
+#       x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True).cuda()
+#
+#    PyTorch 2.13 输出 / PyTorch 2.13 prints::
+#
+#       False ToCopyBackward0
+#       None
+#       UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being
+#       accessed. ...
 #
 # .. tab-set::
 #    :sync-group: lang

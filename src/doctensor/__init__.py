@@ -5,7 +5,7 @@
 seeded random numbers.
 """
 
-from . import autograd, cuda
+from . import autograd, cuda, functions
 from ._dtypes import (
     bool_ as bool,  # noqa: A004
     double,
@@ -51,12 +51,12 @@ def seed():
 
 def get_rng_state():
     """The default CPU generator's state: a uint8 tensor of 5056 bytes, torch's layout."""
-    return default_generator.get_state()
+    return functions.from_numpy(default_generator.get_state())
 
 
 def set_rng_state(new_state):
     """Restore the default CPU generator from ``get_rng_state()``."""
-    default_generator.set_state(new_state)
+    default_generator.set_state(new_state.numpy())
 
 
 from . import nn, optim  # noqa: E402  (they use the names above, as torch's do)

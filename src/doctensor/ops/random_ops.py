@@ -11,7 +11,7 @@ from .._dtypes import _BY_NP, get_default_dtype, int64
 from ..autograd.grad_mode import GradMode
 from . import _registry as R
 from ._registry import declare, needs_grad
-from .creation import check_requires_grad, full
+from .creation import check_requires_grad, full, new_tensor
 from .pointwise import check_inplace, rebase_history
 
 __all__ = ["Generator", "manual_seed", "uniform_", "normal_", "rand", "randn", "randint",
@@ -22,15 +22,15 @@ class Generator(_random.Generator):
     """``torch.Generator``: its state is a uint8 tensor, as in torch."""
 
     def get_state(self):
-        from .creation import new_tensor
         return new_tensor(super().get_state())
 
     def set_state(self, new_state):
-        super().set_state(new_state.numpy() if isinstance(new_state, R.Tensor) else new_state)
+        state = new_state.numpy() if isinstance(new_state, R.Tensor) else new_state
+        return super().set_state(state)
 
 
-default_generator = Generator()
-default_generator.seed()
+# The CPU default generator is random.py's (so doctensor.random's functions act on it).
+default_generator = _random.default_generator
 _cuda_generators = []
 
 

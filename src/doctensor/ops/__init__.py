@@ -1,0 +1,1 @@
+"""The op families: each op is declared once (see ``_registry.py``)."""
