@@ -8,6 +8,8 @@ seeded random numbers.
 from . import autograd, cuda, functions
 from ._dtypes import (
     bool_ as bool,  # noqa: A004
+)
+from ._dtypes import (
     double,
     dtype,
     float,  # noqa: A004

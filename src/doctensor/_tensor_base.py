@@ -7,6 +7,8 @@ version counter are created lazily, the first time something asks for them, so a
 result costs one object.
 """
 
+import numpy as _np
+
 from . import _dtypes
 from ._strides import is_contiguous
 from .storage import Storage, VersionCounter
@@ -127,8 +129,22 @@ class TensorBase:
         return self._output_nr
 
 
+def empty_strides(data):
+    """``data`` itself, or for an empty array NumPy left with zero strides, a view with torch's
+    contiguous strides (NumPy gives fresh empty arrays strides of 0)."""
+    if data.size or not data.ndim:
+        return data
+    from ._strides import contiguous_strides
+    want = tuple(s * data.itemsize for s in contiguous_strides(data.shape))
+    if data.strides == want:
+        return data
+    return _np.lib.stride_tricks.as_strided(data, strides=want)
+
+
 def wrap(cls, data, device, backend, requires_grad=False):
     """A new tensor of class ``cls`` owning the fresh array ``data``."""
+    if not data.size:
+        data = empty_strides(data)
     t = object.__new__(cls)
     t._data = data
     t._device = device

@@ -5,10 +5,9 @@ import weakref
 
 from . import _strides as S
 from . import _tensor_str
-from ._dtypes import dtype as dtype_cls
 from ._dtypes import bool_, float16, float32, float64, int8, int16, int32, int64, uint8
+from ._dtypes import dtype as dtype_cls
 from ._tensor_base import TensorBase, alias
-from .autograd import engine
 from .autograd.grad_mode import GradMode
 from .ops import _registry, creation, indexing, linalg, random_ops, reduction
 from .ops import pointwise as P
@@ -175,7 +174,8 @@ class Tensor(TensorBase):
 
     # -- conversion -------------------------------------------------------------------------------
     def to(self, *args, **kwargs):
-        """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``; self if unchanged."""
+        """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``; self if unchanged.
+        """
         device = kwargs.pop("device", None)
         dtype = kwargs.pop("dtype", None)
         copy = kwargs.pop("copy", False)
@@ -730,7 +730,7 @@ class Tensor(TensorBase):
     def any(self, dim=None, keepdim=False):
         return reduction.all_any("any", self, dim, keepdim)
 
-    # -- new tensors like this one ------------------------------------------------------------------
+    # -- new tensors like this one ----------------------------------------------------------------
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
         return creation.tensor(data, dtype or self.dtype, device or self._device, requires_grad)
 

@@ -11,6 +11,8 @@ import itertools
 import re
 import weakref
 
+from .anomaly_mode import AnomalyMode
+
 __all__ = ["Node", "AccumulateGrad", "SavedTensor", "gradient_edge", "RemovableHandle"]
 
 _seq = itertools.count()
@@ -36,10 +38,19 @@ class RemovableHandle:
 
 
 class Node:
-    """A backward function of the graph (torch's ``torch.autograd.graph.Node``)."""
+    """A backward function of the graph (torch's ``torch.autograd.graph.Node``).
+
+    Note [hook order]: the engine calls a node as torch does::
+
+        grads ─► tensor hooks (register_hook, in order) ─► retain_grad ─► Node prehooks
+              ─► apply ─► Node hooks (grad_inputs, grad_outputs) ─► next_functions
+
+    ``autograd.grad`` captures an input's gradient *before* the tensor hooks when the node
+    must still run for another input, and after them when it does not (torch's engine).
+    """
 
     __slots__ = ("next_functions", "_seq", "_hooks", "_prehooks", "_tensor_prehooks",
-                 "metadata", "__weakref__")
+                 "_retains_grad_hooks", "_metadata", "__weakref__")
 
     def __init__(self, next_functions=()):
         self.next_functions = next_functions
@@ -47,7 +58,16 @@ class Node:
         self._hooks = None
         self._prehooks = None
         self._tensor_prehooks = None
-        self.metadata = {}
+        self._retains_grad_hooks = None
+        self._metadata = None
+        if AnomalyMode.enabled:
+            AnomalyMode.record(self)
+
+    @property
+    def metadata(self):
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def name(self):
         return type(self).__name__
@@ -86,15 +106,29 @@ class Node:
         hooks[handle.id] = fn
         return handle
 
-    def __call__(self, grads):
-        """Run prehooks, ``apply`` and hooks: what the engine calls."""
-        if self._tensor_prehooks:
+    def _tensor_hooks(self):
+        """``{output_nr: {id: fn}}`` of the tensor hooks that run before this node."""
+        return self._tensor_prehooks
+
+    def _pre(self, grads):
+        """Tensor hooks, then retain_grad (Note [hook order])."""
+        hooks = self._tensor_hooks()
+        if hooks:
             grads = list(grads)
-            for nr, hooks in self._tensor_prehooks.items():
-                for fn in list(hooks.values()):
+            for nr, fns in hooks.items():
+                for fn in list(fns.values()):
                     new = fn(grads[nr])
                     if new is not None:
                         grads[nr] = new
+        if self._retains_grad_hooks:
+            for nr, fn in self._retains_grad_hooks.items():
+                fn(grads[nr])
+        return grads
+
+    def __call__(self, grads):
+        """Run the hooks and ``apply``: what the engine calls (Note [hook order])."""
+        if self._tensor_prehooks or self._retains_grad_hooks:
+            grads = self._pre(grads)
         if self._prehooks:
             for fn in list(self._prehooks.values()):
                 new = fn(tuple(grads))
@@ -110,7 +144,11 @@ class Node:
 
 
 class AccumulateGrad(Node):
-    """The sink at a leaf: adds incoming gradients into ``variable.grad``."""
+    """The sink at a leaf: adds incoming gradients into ``variable.grad``.
+
+    A leaf's own ``register_hook`` hooks live on the tensor (``variable._hooks``) and run as
+    this node's tensor hooks; ``register_post_accumulate_grad_hook`` hooks run after.
+    """
 
     __slots__ = ("variable",)
 
@@ -118,6 +156,15 @@ class AccumulateGrad(Node):
         super().__init__(())
         self._seq = float("inf")  # run as soon as ready, as torch does
         self.variable = variable
+
+    def _tensor_hooks(self):
+        hooks = self.variable._hooks
+        return {0: hooks} if hooks else None
+
+    def __call__(self, grads):
+        if self.variable._hooks:
+            grads = self._pre(grads)
+        return Node.__call__(self, grads)
 
     def apply(self, grads):
         from .grad_mode import GradMode
@@ -135,6 +182,10 @@ class AccumulateGrad(Node):
         else:
             var._grad._data += new._data
             var._grad._bump_version()
+        post = var._post_accumulate_hooks
+        if post:
+            for fn in list(post.values()):
+                fn(var)
         return ()
 
 

@@ -33,6 +33,8 @@ def cuda_backend():
         if mode == "cupy":
             from . import cupy_cuda
             _cuda.append(cupy_cuda)
+        elif os.environ.get("DOCTENSOR_CUDA", "").strip().lower() == "emulate":
+            _cuda.append(emulated_cuda)  # asked for explicitly: nothing to warn about
         else:
             warnings.warn("doctensor: no GPU visible; 'cuda' tensors run on the emulated CUDA "
                           "device (separate NumPy memory). Set DOCTENSOR_CUDA=off for torch's "

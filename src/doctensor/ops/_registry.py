@@ -8,6 +8,7 @@ requires grad).  Eager mode, autograd and in-place variants all go through ``rec
 """
 
 from .._dtypes import _BY_NP
+from .._tensor_base import empty_strides
 from ..autograd.grad_mode import GradMode
 from ..autograd.graph import Node, SavedTensor, gradient_edge
 
@@ -103,6 +104,8 @@ def declare(name, grad_fn, inputs=("self",), saves=None, num_outputs=1):
 
 def wrap_result(data, like):
     """A fresh tensor owning ``data``, on ``like``'s device."""
+    if not data.size:
+        data = empty_strides(data)
     t = Tensor.__new__(Tensor)
     t._data = data
     t._device = like._device

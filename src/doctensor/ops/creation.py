@@ -13,7 +13,7 @@ from ..backends import for_device
 from ..device import CPU, as_device
 from . import _registry as R
 from ._registry import declare, needs_grad, record, wrap_result
-from .pointwise import check_inplace, check_same_device, rebase_history
+from .pointwise import check_inplace, rebase_history
 
 __all__ = ["new_tensor", "tensor", "full", "empty", "arange", "linspace", "eye", "from_numpy",
            "as_tensor", "clone", "to", "copy_", "fill_", "zero_"]
@@ -247,7 +247,7 @@ def to(t, device=None, dtype=None, copy=False, non_blocking=False):
     data = t._data.astype(dtype.np, copy=True)
     if device != t._device:
         host = t._backend.to_host(data)
-        data = backend.from_host(host) if device.type != "cpu" else np.array(host, copy=False)
+        data = backend.from_host(host) if device.type != "cpu" else host
     out = wrap(R.Tensor, data, device, backend)
     if needs_grad((t,)):
         record(_to_copy, (t,), (out,), {"src_device": t._device})

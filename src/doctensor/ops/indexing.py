@@ -129,7 +129,7 @@ def _torch_index_error(e, t):
 def _index_put(xp, a, values, indices, accumulate):
     out = a.copy()
     if accumulate:
-        np.add.at(out, indices, values) if xp is np else xp.add.at(out, indices, values)
+        xp.add.at(out, indices, values)
     else:
         out[indices] = values
     return out

@@ -50,7 +50,7 @@ def cat(tensors, dim=0):
     keep = [(t, a) for t, a in zip(tensors, arrays) if not (a.ndim == 1 and a.size == 0)]
     if not keep:
         keep = list(zip(tensors, arrays))
-    for i, (t, a) in enumerate(keep):
+    for i, (_, a) in enumerate(keep):
         if a.ndim != ref.dim():
             raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.dim()} "
                                f"and {a.ndim}")

@@ -1,5 +1,7 @@
 """Matrix products: mm, mv, dot, bmm, addmm, and matmul composed from them as torch does."""
 
+import numpy as np
+
 from .._dtypes import _BY_NP
 from ._registry import declare, needs_grad, record, wrap_result
 from .pointwise import check_same_device
@@ -21,7 +23,7 @@ def _same_dtype(a, b, what="m1 and m2"):
 def _binary(op, a, b, attrs=None):
     check_same_device((a, b))
     out = op.forward(a._backend.xp, a._data, b._data)
-    if not hasattr(out, "flags"):
+    if isinstance(out, np.generic):  # NumPy returns scalars from 1-D dot products
         out = a._backend.xp.asarray(out)
     result = wrap_result(out, a)
     if needs_grad((a, b)):

@@ -154,9 +154,19 @@ def rebase_history(self, op, inputs, attrs, originals=None):
 # -- arithmetic ----------------------------------------------------------------------------
 
 
+def _add_scaled(xp, a, b, alpha):
+    """``a + alpha * b`` as torch's CPU kernel computes it: one fused multiply-add for floats."""
+    if xp is np and getattr(a, "dtype", None) == np.float32 and getattr(b, "dtype", None) \
+            == np.float32:
+        from .._random_math import fma32
+        out = fma32(np.atleast_1d(b), np.float32(alpha), np.atleast_1d(a))
+        return out.reshape(np.broadcast_shapes(np.shape(a), np.shape(b)))
+    return xp.add(a, b * alpha)
+
+
 @declare("add", "AddBackward0", ("self", "other"))
 def add(xp, a, b, alpha=1):
-    return xp.add(a, b) if alpha == 1 else xp.add(a, b * alpha)
+    return xp.add(a, b) if alpha == 1 else _add_scaled(xp, a, b, alpha)
 
 
 @add.def_backward
@@ -167,7 +177,7 @@ def _(ctx, grad):
 
 @declare("sub", "SubBackward0", ("self", "other"))
 def sub(xp, a, b, alpha=1):
-    return xp.subtract(a, b) if alpha == 1 else xp.subtract(a, b * alpha)
+    return xp.subtract(a, b) if alpha == 1 else _add_scaled(xp, a, b, -alpha)
 
 
 @sub.def_backward

@@ -148,9 +148,11 @@ def _(ctx, grad):
 
 def _prod_others(x):
     """For each element, the product of all the others (no division; zeros allowed)."""
+    xp = x._backend.xp
     flat = x._data.reshape(-1)
-    left = np.concatenate([[1], np.cumprod(flat)[:-1]]).astype(flat.dtype)
-    right = np.concatenate([np.cumprod(flat[::-1])[::-1][1:], [1]]).astype(flat.dtype)
+    one = xp.ones(1, dtype=flat.dtype)
+    left = xp.concatenate([one, xp.cumprod(flat)[:-1]])
+    right = xp.concatenate([xp.cumprod(flat[::-1])[::-1][1:], one])
     return wrap_result((left * right).reshape(x._data.shape), x)
 
 
