@@ -108,6 +108,60 @@ def view_strides(old_shape, old_strides, new_shape):
     return tuple(new_strides)
 
 
+# Note [output layout]
+# torch's TensorIterator gives a pointwise result the memory layout of its inputs: dims are
+# sorted fastest-first by the inputs' strides (the first input that tells two dims apart
+# decides; broadcast dims, stride 0, say nothing; equal strides put the smaller dim first),
+# and the output is dense in that order.  NumPy's ufuncs pick C order when layouts disagree,
+# so ops call this only when some input is not C-contiguous (the rare, slow path).
+
+def iter_output_strides(shape, operand_strides):
+    """Element strides torch gives the result of a pointwise op over ``shape``.
+
+    ``operand_strides`` holds each tensor operand's strides, as ``(shape, strides)`` pairs in
+    operand order; 0-d operands are ignored (they say nothing about layout).
+    """
+    n = len(shape)
+    aligned = []
+    for oshape, ostrides in operand_strides:
+        if not oshape:
+            continue
+        lead = n - len(oshape)
+        st = [0] * lead + [0 if (sz == 1 and shape[lead + i] != 1) else s
+                           for i, (sz, s) in enumerate(zip(oshape, ostrides))]
+        aligned.append(st)
+
+    def should_swap(d0, d1):
+        for st in aligned:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 < s1:
+                return -1
+            if s0 > s1:
+                return 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(n - 1, -1, -1))  # fastest first
+    for i in range(1, n):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    strides = [0] * n
+    acc = 1
+    for d in perm:
+        strides[d] = acc
+        acc *= shape[d]
+    return tuple(strides)
+
+
 def wrap_dim(dim, ndim):
     """Wrap a possibly negative dim; a 0-d tensor accepts dims -1 and 0 as torch does."""
     n = max(ndim, 1)

@@ -17,11 +17,24 @@ __all__ = ["TensorBase", "wrap"]
 
 
 class TensorBase:
-    """Storage-level state of a tensor (see the module docstring)."""
+    """Storage-level state of a tensor (see the module docstring).
 
-    __slots__ = ("_data", "_device", "_backend", "_storage", "_vc", "_base", "_requires_grad",
-                 "_grad_fn", "_grad", "_output_nr", "_view_version", "_retains_grad",
-                 "_hooks", "_grad_acc", "__dict__", "__weakref__")
+    Instances keep their state in ``__dict__``; every field but ``_data``, ``_device`` and
+    ``_backend`` has a class-level default, so a new tensor costs three assignments.
+    """
+
+    _storage = None  # the Storage, made on first use (untyped_storage())
+    _vc = None  # the VersionCounter, made on first use (Note [version counter])
+    _base = None  # the tensor a view was made from (its root), else None
+    _requires_grad = False
+    _grad_fn = None
+    _grad = None
+    _output_nr = 0
+    _view_version = None  # a differentiable view: the version its grad_fn was made at
+    _retains_grad = False
+    _hooks = None
+    _grad_acc = None  # weak reference to the leaf's AccumulateGrad node
+    _post_accumulate_hooks = None
 
     # -- storage and layout ---------------------------------------------------------------
     @property

@@ -33,7 +33,6 @@ def _size_args(size):
 class Tensor(TensorBase):
     """A multi-dimensional array with PyTorch's sharing, versioning and autograd semantics."""
 
-    __slots__ = ()
     __array_priority__ = 1000
 
     # -- autograd properties ------------------------------------------------------------------

@@ -1,7 +1,19 @@
-"""The backward engine: a topological walk of the graph from the roots to the leaves."""
+"""The backward engine: a topological walk of the graph from the roots to the leaves.
+
+Note [engine]: a node runs once every edge pointing at it has delivered its gradient; among
+the ready nodes the most recently created runs first (torch's sequence-number order), and
+``AccumulateGrad`` runs as soon as it is ready::
+
+    loss ─► SumBackward0 ─► MulBackward0 ─┬─► AccumulateGrad(w)      deps: Mul 1, Acc(w) 1,
+                                          └─► ExpBackward0 ─► Acc(x)       Exp 1, Acc(x) 1
+
+With ``inputs`` (``autograd.grad``, ``backward(inputs=...)``) only the nodes on a path to
+an input run; an input's gradient is captured at its edge (Note [hook order] in graph.py).
+"""
 
 import heapq
 
+from .anomaly_mode import AnomalyMode
 from .grad_mode import GradMode
 from .graph import AccumulateGrad, gradient_edge
 
@@ -23,6 +35,27 @@ def _dependencies(roots):
     return deps
 
 
+def _needed(roots, run_targets):
+    """The nodes from which some node of ``run_targets`` can be reached (iteratively)."""
+    needed = set()
+    done = set()
+    stack = [(r, False) for r in dict.fromkeys(roots)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            if node in run_targets or any(n in needed for n, _ in node.next_functions):
+                needed.add(node)
+            continue
+        if node in done:
+            continue
+        done.add(node)
+        stack.append((node, True))
+        for nxt, _ in node.next_functions:
+            if nxt is not None and nxt not in done:
+                stack.append((nxt, False))
+    return needed
+
+
 def _accumulate(buffers, node, nr, grad):
     buf = buffers.get(node)
     if buf is None:
@@ -30,11 +63,11 @@ def _accumulate(buffers, node, nr, grad):
     buf[nr] = grad if buf[nr] is None else buf[nr] + grad
 
 
-def run_backward(tensors, grads, retain_graph, create_graph, inputs=None):
+def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumulate=True):
     """Propagate ``grads`` from ``tensors`` back through the graph.
 
-    With ``inputs`` (``autograd.grad``), gradients are captured at those tensors' edges and
-    returned instead of being accumulated into ``.grad``.
+    With ``inputs``, gradients are captured at those tensors' edges and returned; leaves'
+    ``.grad`` is only written (``accumulate``) for leaves among ``inputs``.
     """
     roots = []
     buffers = {}
@@ -46,13 +79,17 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None):
         g._version_counter()  # Note [stealing gradients]: never steal a user's tensor
         roots.append(node)
         _accumulate(buffers, node, nr, g)
-    captured = None
-    targets = None
+    captured = targets = needed = None
     if inputs is not None:
         captured = [None] * len(inputs)
         targets = {}
+        run_targets = set()
         for i, t in enumerate(inputs):
-            targets.setdefault(gradient_edge(t), []).append(i)
+            edge = gradient_edge(t)
+            targets.setdefault(edge[0], []).append((edge[1], i))
+            if accumulate and isinstance(edge[0], AccumulateGrad):
+                run_targets.add(edge[0])
+        needed = _needed(roots, run_targets)
     deps = _dependencies(roots)
     heap = []
     for node in dict.fromkeys(roots):
@@ -65,12 +102,15 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None):
             node = heapq.heappop(heap)[2]
             grads_in = buffers.pop(node)
             if targets is not None:
-                for nr, g in enumerate(grads_in):
-                    for i in targets.get((node, nr), ()):
-                        captured[i] = g
-                if isinstance(node, AccumulateGrad):
+                if node not in needed:
+                    if node in targets:
+                        grads_in = node._pre(grads_in)
+                        for nr, i in targets[node]:
+                            captured[i] = grads_in[nr]
                     continue
-            outs = node(grads_in)
+                for nr, i in targets.get(node, ()):
+                    captured[i] = grads_in[nr]
+            outs = _call(node, grads_in)
             if not retain_graph:
                 node.release()
             for (nxt, nr), g in zip(node.next_functions, outs):
@@ -86,3 +126,16 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None):
     finally:
         GradMode.enabled = prev
     return captured
+
+
+def _call(node, grads):
+    if not AnomalyMode.enabled:
+        return node(grads)
+    try:
+        outs = node(grads)
+        if AnomalyMode.check_nan:
+            AnomalyMode.check(node, outs)
+    except Exception:
+        AnomalyMode.report(node)
+        raise
+    return outs

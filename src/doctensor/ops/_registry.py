@@ -106,14 +106,10 @@ def wrap_result(data, like):
     """A fresh tensor owning ``data``, on ``like``'s device."""
     if not data.size:
         data = empty_strides(data)
-    t = Tensor.__new__(Tensor)
+    t = object.__new__(Tensor)
     t._data = data
     t._device = like._device
     t._backend = like._backend
-    t._storage = t._vc = t._base = t._grad_fn = t._grad = t._view_version = t._hooks = None
-    t._grad_acc = None
-    t._requires_grad = t._retains_grad = False
-    t._output_nr = 0
     return t
 
 

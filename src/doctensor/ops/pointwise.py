@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from .._dtypes import _BY_NP, can_cast, get_default_dtype, result_type
-from .._strides import broadcast_shapes
+from .._strides import broadcast_shapes, iter_output_strides
 from . import _registry as R
 from ._registry import declare, needs_grad, record, wrap_result
 
@@ -55,6 +55,22 @@ def promote(args):
     return result_type(tensors, scalars)
 
 
+def torch_layout(out, tensors):
+    """``out`` laid out in memory as torch lays out a pointwise result (Note [output layout])."""
+    strides = iter_output_strides(out.shape, [(t._data.shape, t.stride()) for t in tensors])
+    item = out.itemsize
+    if out.strides == tuple(s * item for s in strides):
+        return out
+    order = sorted(range(out.ndim), key=lambda d: -strides[d])
+    inverse = [0] * out.ndim
+    for i, d in enumerate(order):
+        inverse[d] = i
+    xp = tensors[0]._backend.xp
+    new = xp.empty([out.shape[d] for d in order], dtype=out.dtype).transpose(inverse)
+    new[...] = out
+    return new
+
+
 def _as_array(out, xp):
     return xp.asarray(out) if isinstance(out, np.generic) else out
 
@@ -80,6 +96,8 @@ def run(op, args, attrs=None, floating=False, out_dtype=None, scalars=()):
         out = _as_array(op.forward(xp, *arrays, **(attrs or {})), xp)
     if out_dtype is not None and out.dtype != out_dtype.np:
         out = out.astype(out_dtype.np)
+    if out.ndim > 1 and out.size and not all(t._data.flags.c_contiguous for t in tensors):
+        out = torch_layout(out, tensors)
     result = wrap_result(out, first)
     if op.backward is not None and needs_grad(args):
         record(op, args, (result,), attrs)
