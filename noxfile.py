@@ -50,6 +50,12 @@ def lint(session):
 
 @nox.session(python=PYTHON)
 def bench(session):
-    """Benchmarks: doctensor vs torch 2.13 vs raw NumPy (a printed table)."""
-    session.install("-e", ".[test]")
+    """Benchmarks: doctensor vs torch 2.13 vs raw NumPy (a printed table; never fails on a MISS).
+
+    Arguments go to ``python -m benchmarks``: workload groups (W1 W2 W3 W4 RNG MEM DOCS),
+    ``--quick``, ``--docs`` (time the Sphinx build too), ``--steps N``; e.g.
+    ``nox -s bench -- W1 W3 --quick``.
+    """
+    docs = "--docs" in session.posargs or any(a.upper() == "DOCS" for a in session.posargs)
+    session.install("-e", ".[test,docs]" if docs else ".[test]")
     session.run("python", "-m", "benchmarks", *session.posargs)

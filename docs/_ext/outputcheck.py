@@ -19,11 +19,13 @@ are always ignored; anything else needs a ``:normalize:`` name from ``NORMALIZER
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import difflib
 import hashlib
 import importlib.abc
+import importlib.machinery
 import importlib.util
 import io
 import os
@@ -174,47 +176,126 @@ class Script:
 
     path: Path
     code_blocks: list  # sphinx_gallery Block(type, content, lineno), code blocks only
-    expected: list[Expected]
+    expected: list[Expected]  # the well-formed ones
+    errors: list[FormatError] = dataclasses.field(default_factory=list)
+    lines: list[int] = dataclasses.field(default_factory=list)  # of every directive, in order
 
 
 def parse_script(path: str | Path) -> Script:
     """Split a gallery script as sphinx-gallery does and collect its ``expected-output``\\ s.
 
-    Raises:
-        FormatError: a directive that does not directly follow a code block, a second one
-            for the same block, or bad options.
+    Format errors (a directive that does not directly follow a code block, a second one for
+    the same block, bad options) are collected in ``Script.errors``, each with its line.
     """
     from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
     path = Path(path)
     _, blocks = split_code_and_text_blocks(str(path))
     source_lines = path.read_text(encoding="utf-8").splitlines()
-    code_blocks, expected = [], []
+    script = Script(path, [], [])
     for i, block in enumerate(blocks):
         if block.type == "code":
-            code_blocks.append(block)
+            script.code_blocks.append(block)
             continue
-        found = find_directives(block.content)
-        if not found:
+        try:
+            found = find_directives(block.content)
+        except ValueError as e:
+            script.errors.append(FormatError(path, block.lineno, str(e)))
             continue
         end = blocks[i + 1].lineno if i + 1 < len(blocks) else len(source_lines) + 1
         lines = [n for n in range(block.lineno, end)
                  if ".. expected-output::" in source_lines[n - 1]] if i else []
         for k, (offset, options, body) in enumerate(found):
             line = lines[k] if k < len(lines) else block.lineno + offset
-            previous = blocks[i - 1] if i else None
-            if previous is None or previous.type != "code":
-                raise FormatError(path, line, "expected-output must be in the text cell right "
-                                  "after a code cell")
-            if k:
-                raise FormatError(path, line, "a second expected-output for the same code "
-                                  f"block {len(code_blocks)}")
+            script.lines.append(line)
+            number = len(script.code_blocks)
             try:
+                if blocks[i - 1].type != "code" or not i:
+                    raise ValueError("expected-output must be in the text cell right after a "
+                                     "code cell")
+                if k:
+                    raise ValueError(f"a second expected-output for code block {number}")
                 requires, normalizers = check_options(options)
             except ValueError as e:
-                raise FormatError(path, line, str(e)) from None
-            expected.append(Expected(body, line, len(code_blocks), requires, normalizers))
-    return Script(path, code_blocks, expected)
+                script.errors.append(FormatError(path, line, str(e)))
+                continue
+            script.expected.append(Expected(body, line, number, requires, normalizers))
+    return script
+
+
+_FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}|:{3,})\{expected-output\}\s*$")
+
+
+def find_myst_directives(md: str) -> list[tuple[int, dict[str, str], str]]:
+    """Find fenced ``{expected-output}`` directives in MyST Markdown (as ``find_directives``).
+
+    Options are ``:name: value`` lines at the start of the fence's body.
+    """
+    lines = md.splitlines()
+    found = []
+    i = 0
+    while i < len(lines):
+        m = _FENCE_RE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        fence, start, i = m.group("fence"), i, i + 1
+        body = []
+        while i < len(lines) and not (lines[i].strip().startswith(fence)
+                                      and set(lines[i].strip()) == {fence[0]}):
+            body.append(lines[i])
+            i += 1
+        i += 1
+        options = {}
+        while body and (om := re.match(r"^:([\w-]+):(.*)$", body[0])):
+            options[om.group(1)] = om.group(2).strip()
+            body.pop(0)
+        found.append((start, options, normalize("\n".join(body))))
+    return found
+
+
+Cell = collections.namedtuple("Cell", ["type", "content", "lineno"])
+
+
+def parse_notebook(path: str | Path) -> Script:
+    """A MyST-NB text notebook as a ``Script``: code cells, and the expectations after them."""
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    nb = read_myst_markdown_notebook(text, add_source_map=True, path=path)
+    source_lines = text.splitlines()
+    starts = list(nb.metadata.source_map) + [len(source_lines)]
+    cells = [Cell("code" if c.cell_type == "code" else "text", c.source, starts[i] + 1)
+             for i, c in enumerate(nb.cells)]
+    script = Script(path, [], [])
+    for i, cell in enumerate(cells):
+        if cell.type == "code":
+            script.code_blocks.append(cell)
+            continue
+        lines = [n + 1 for n in range(starts[i], starts[i + 1])
+                 if _FENCE_RE.match(source_lines[n])]
+        for k, (_, options, body) in enumerate(find_myst_directives(cell.content)):
+            line = lines[k] if k < len(lines) else cell.lineno
+            script.lines.append(line)
+            number = len(script.code_blocks)
+            try:
+                if not i or cells[i - 1].type != "code":
+                    raise ValueError("expected-output must be in the markdown cell right after "
+                                     "a code cell")
+                if k:
+                    raise ValueError(f"a second expected-output for code cell {number}")
+                requires, normalizers = check_options(options)
+            except ValueError as e:
+                script.errors.append(FormatError(path, line, str(e)))
+                continue
+            script.expected.append(Expected(body, line, number, requires, normalizers))
+    return script
+
+
+def parse_page(path: str | Path) -> Script:
+    """``parse_notebook`` for ``.md``, ``parse_script`` for ``.py``."""
+    return parse_notebook(path) if Path(path).suffix == ".md" else parse_script(path)
 
 
 # --- running scripts without Sphinx (the tests' twin of sphinx-gallery) -------------------
@@ -232,12 +313,16 @@ _PYTHON_DEFAULT_FILTERS = [  # what a plain `python` (and so `sphinx-build`) sta
 class Run:
     """What each code block printed; ``error`` is the traceback that stopped the script."""
 
-    outputs: list[str]
+    outputs: list[str | None]
     error: str | None = None
+    error_block: int | None = None
 
 
-def run_script(script: Script) -> Run:
+def run_script(script: Script, skip: tuple[str, ...] = ()) -> Run:
     """Run a script's code blocks in one namespace, capturing stdout and stderr together.
+
+    Code blocks whose expectation requires something in ``skip`` (e.g. ``("cuda",)`` under
+    a torch without CUDA) are not run; their output is recorded as ``None``.
 
     This mirrors sphinx-gallery (0.22): each block is compiled under the script's own file
     name with its real line numbers, executed in a fresh ``__main__`` module in the script's
@@ -248,13 +333,23 @@ def run_script(script: Script) -> Run:
     path = script.path.resolve()
     main = types.ModuleType("__main__")
     main.__dict__.update(__file__=str(path), __builtins__=__builtins__)
+    notebook = path.suffix == ".md"
+    if notebook:  # rich display goes to display_data, not to the stream outputs we compare
+        main.__dict__["display"] = _no_display
     run = Run([])
     old = (os.getcwd(), list(sys.path), sys.argv, sys.modules.get("__main__"))
+    stack = contextlib.ExitStack()
     try:
         os.chdir(path.parent)
         sys.argv = [path.name]
         sys.modules["__main__"] = main
-        for block in script.code_blocks:
+        if notebook:
+            stack.enter_context(_no_ipython_display())
+        skipped = {e.block for e in script.expected if set(e.requires) & set(skip)}
+        for number, block in enumerate(script.code_blocks, start=1):
+            if number in skipped:
+                run.outputs.append(None)
+                continue
             buffer = io.StringIO()
             with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer), \
                     warnings.catch_warnings():
@@ -265,17 +360,40 @@ def run_script(script: Script) -> Run:
                 try:
                     code = compile("\n" * (block.lineno - 1) + block.content, str(path), "exec")
                     exec(code, main.__dict__)
-                except Exception:
-                    run.error = traceback.format_exc()
+                except Exception as e:  # as sphinx-gallery: the traceback ends the script
+                    run.error = "".join(traceback.format_exception(
+                        type(e), e, e.__traceback__.tb_next))  # drop this frame
+                    run.error_block = number
             run.outputs.append(_ANSI_RE.sub("", buffer.getvalue().expandtabs()))
             if run.error:
                 break
     finally:
+        stack.close()
         os.chdir(old[0])
         sys.path[:], sys.argv = old[1], old[2]
         if old[3] is not None:
             sys.modules["__main__"] = old[3]
     return run
+
+
+def _no_display(*objs, **kwargs):
+    return None
+
+
+@contextlib.contextmanager
+def _no_ipython_display():
+    try:
+        import IPython.core.display_functions as functions
+        import IPython.display as display
+    except ImportError:
+        yield
+        return
+    saved = functions.display, display.display
+    functions.display = display.display = _no_display
+    try:
+        yield
+    finally:
+        functions.display, display.display = saved
 
 
 def _showwarning(message, category, filename, lineno, file=None, line=None):
@@ -289,36 +407,56 @@ def check_run(script: Script, run: Run, source: str,
     Returns ``(problems, skipped)``: one readable message per mismatch (with a unified diff),
     and the expectations left out because they require something in ``skip``.
     """
-    problems, skipped = [], []
+    problems = [f"{source}:{e.line}: {e.message}" for e in script.errors]
+    skipped = []
     for exp in script.expected:
         if set(exp.requires) & set(skip):
             skipped.append(exp)
             continue
         got = run.outputs[exp.block - 1] if exp.block <= len(run.outputs) else None
+        if run.error_block is not None and exp.block >= run.error_block:
+            problems.append(f"{source}:{exp.line}: code block {exp.block} " + (
+                "raised" if exp.block == run.error_block else
+                f"was not run: code block {run.error_block} raised"))
+            continue
         if got is None or not got.strip():
-            why = (f"the script stopped earlier:\n{run.error}" if got is None and run.error
-                   else "the code block printed nothing")
-            problems.append(f"{source}:{exp.line}: code block {exp.block} has no captured "
-                            f"output to compare with ({why})")
+            problems.append(f"{source}:{exp.line}: code block {exp.block} printed nothing; "
+                            "an expected-output needs captured output")
             continue
         diff = exp.diff(got, source, script.path.name)
         if diff:
             problems.append(f"{source}:{exp.line}: output of code block {exp.block} "
                             f"differs:\n{diff}")
-    if run.error and not problems:
-        problems.append(f"{source}: the script raised:\n{run.error}")
+    if run.error:
+        problems.insert(0, f"{source}: code block {run.error_block} raised (the page stops "
+                        f"there):\n{run.error}")
     return problems, skipped
 
 
 # --- doctensor aliased to torch (the cross-check) -----------------------------------------
 
 class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Resolve ``doctensor`` and ``doctensor.x.y`` to ``torch`` and ``torch.x.y``."""
+    """Resolve ``doctensor`` and ``doctensor.x.y`` to ``torch`` and ``torch.x.y``.
+
+    A submodule torch does not have (a doctensor-only helper such as a drawing module) is
+    loaded from doctensor's own folder; inside it, ``import doctensor`` gives torch too, so
+    the helper works on torch's tensors through the public API they share.
+    """
+
+    def __init__(self, real_path: list[str]):
+        self.real_path = real_path
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname != "doctensor" and not fullname.startswith("doctensor."):
             return None
-        return importlib.util.spec_from_loader(fullname, self)
+        try:
+            found = importlib.util.find_spec("torch" + fullname[len("doctensor"):])
+        except (ImportError, ValueError):
+            found = None
+        if found is not None:
+            return importlib.util.spec_from_loader(fullname, self)
+        parent = path if fullname.count(".") > 1 else self.real_path
+        return importlib.machinery.PathFinder.find_spec(fullname, parent)
 
     def create_module(self, spec):
         return importlib.import_module("torch" + spec.name[len("doctensor"):])
@@ -336,7 +474,8 @@ def doctensor_is_torch() -> Iterator[types.ModuleType]:
              k.startswith("doctensor.")}
     for k in saved:
         del sys.modules[k]
-    finder = _TorchAlias()
+    real = importlib.machinery.PathFinder.find_spec("doctensor")
+    finder = _TorchAlias(list(real.submodule_search_locations or []) if real else [])
     sys.meta_path.insert(0, finder)
     try:
         yield torch

@@ -20,14 +20,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import outputcheck
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
-from sphinx.errors import ExtensionError
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
-
-import outputcheck
 
 logger = logging.getLogger(__name__)
 _GENERATED_RE = re.compile(r"GENERATED FROM PYTHON SOURCE LINES (\d+)-(\d+)")
@@ -96,12 +94,26 @@ def _display(path: Path, app: Sphinx) -> str:
         return str(path)
 
 
+def _pair(app: Sphinx, script: outputcheck.Script, placed: list, captured, source: str,
+          docname: str) -> list[str]:
+    """Check the parsed expectations against the captured outputs, after making sure that
+    the page's directives are the ones the parser found (same count, same bodies)."""
+    if len(placed) != len(script.lines):
+        return [f"{source}: the page has {len(placed)} expected-output directives but the "
+                f"parser finds {len(script.lines)}; write each one at the top level of the "
+                "text cell that follows its code cell"]
+    problems = [f"{source}:{e.line}: {e.message}" for e in script.errors]
+    for exp in script.expected:
+        node = placed[script.lines.index(exp.line)]
+        if node["text"] != exp.text:
+            problems.append(f"{source}:{exp.line}: internal: Sphinx and outputcheck read this "
+                            "directive's body differently")
+        problems += _compare(exp, captured(exp.block), source, docname)
+    return problems
+
+
 def _check_gallery_page(app: Sphinx, docname: str, doctree, script_path: Path) -> list[str]:
-    source = _display(script_path, app)
-    try:
-        script = outputcheck.parse_script(script_path)
-    except outputcheck.FormatError as e:
-        return [f"{source}:{e.line}: {e.message}"]
+    script = outputcheck.parse_script(script_path)
     captured: dict[int, str] = {}  # first source line of a block -> its captured output
     block_start = None
     placed = []
@@ -116,42 +128,32 @@ def _check_gallery_page(app: Sphinx, docname: str, doctree, script_path: Path) -
                 captured[block_start] = node.astext()
         else:
             placed.append(node)
-    if len(placed) != len(script.expected):
-        return [f"{source}: the page has {len(placed)} expected-output directives but the "
-                f"script's text cells have {len(script.expected)}; write each one at the top "
-                "level of the text cell that follows its code cell"]
-    problems = []
-    for exp, node in zip(script.expected, placed):
-        if node["text"] != outputcheck.normalize(exp.text):
-            problems.append(f"{source}:{exp.line}: internal: docutils and outputcheck read "
-                            "this directive's body differently")
-        got = captured.get(script.code_blocks[exp.block - 1].lineno)
-        problems += _compare(exp, got, source, docname)
-    return problems
+    return _pair(app, script, placed,
+                 lambda block: captured.get(script.code_blocks[block - 1].lineno),
+                 _display(script_path, app), docname)
 
 
 def _check_notebook(app: Sphinx, docname: str, doctree) -> list[str]:
-    source = _display(app.env.doc2path(docname), app)
-    problems = []
-    cell, cell_no, used = None, 0, False
+    path = Path(app.env.doc2path(docname))
+    source = _display(path, app)
+    if path.suffix != ".md":
+        placed = list(doctree.findall(expected_output))
+        return [f"{source}: expected-output is supported in MyST (.md) notebooks only"] * bool(
+            placed)
+    outputs = []
+    placed = []
     for node in doctree.findall(lambda n: isinstance(n, expected_output) or (
             isinstance(n, nodes.container) and n.get("nb_element") == "cell_code")):
-        if isinstance(node, nodes.container):
-            cell_no += 1
-            cell, used = node, False
+        if isinstance(node, expected_output):
+            placed.append(node)
             continue
-        line = node.line or 0
-        if cell is None or used:
-            problems.append(f"{source}:{line}: expected-output must directly follow a code "
-                            "cell (one per cell)")
-            continue
-        used = True
-        streams = [n.astext() for n in cell.findall(nodes.literal_block)
+        streams = [n.astext() for n in node.findall(nodes.literal_block)
                    if "output" in n["classes"] and {"stream", "stderr"} & set(n["classes"])]
-        exp = outputcheck.Expected(node["text"], line, cell_no, tuple(node["requires"]),
-                                   tuple(node["normalize"]))
-        problems += _compare(exp, "".join(streams) if streams else None, source, docname)
-    return problems
+        outputs.append("".join(streams) if streams else None)
+    script = outputcheck.parse_notebook(path)
+    return _pair(app, script, placed,
+                 lambda cell: outputs[cell - 1] if cell <= len(outputs) else None,
+                 source, docname)
 
 
 def _compare(exp: outputcheck.Expected, got: str | None, source: str, docname: str) -> list:
@@ -172,9 +174,12 @@ def _gallery_script(app: Sphinx, docname: str) -> Path | None:
     return None
 
 
-def _gallery_executed(app: Sphinx) -> bool:
-    flag = (getattr(app.config, "sphinx_gallery_conf", None) or {}).get("plot_gallery", True)
-    return str(flag).strip().lower() not in {"false", "0", "no", ""}
+def _gallery_executed(app: Sphinx, script: Path) -> bool:
+    """Whether sphinx-gallery ran this script (plot_gallery on, filename_pattern matched)."""
+    conf = getattr(app.config, "sphinx_gallery_conf", None) or {}
+    flag = str(conf.get("plot_gallery", True)).strip().lower()
+    pattern = conf.get("filename_pattern", "")
+    return flag not in {"false", "0", "no", ""} and bool(re.search(pattern, str(script)))
 
 
 def on_doctree_read(app: Sphinx, doctree) -> None:
@@ -187,9 +192,9 @@ def on_doctree_read(app: Sphinx, doctree) -> None:
         if section is not None:
             section.insert(1, device_note(app.config.doctensor_device))
     if script is not None:
-        if not _gallery_executed(app):
-            logger.info("[verify] %s: examples not executed (plot_gallery off): not checked",
-                        docname)
+        if not _gallery_executed(app, script):
+            logger.info("[verify] %s: not executed (plot_gallery, filename_pattern): not "
+                        "checked", docname)
             problems = []
         else:
             problems = _check_gallery_page(app, docname, doctree, script)
@@ -230,9 +235,13 @@ def on_build_finished(app: Sphinx, exception) -> None:
     problems = [p for d in sorted(existing) for p in existing[d]["problems"]]
     checked = sum(c["checked"] for c in existing.values())
     if problems:
-        raise ExtensionError(
-            f"{len(problems)} expected output(s) do not match what the code printed "
-            f"(of {checked} checked):\n\n" + "\n\n".join(problems), modname=__name__)
+        # One error for the whole site, then a failing exit status (with or without -W).
+        # (Raising from build-finished would print Sphinx's crash report instead.)
+        logger.error("%d expected output(s) do not match what the code printed (of %d "
+                     "checked):\n\n%s\n", len(problems), checked, "\n\n".join(problems),
+                     type="doctensor", subtype="expected-output")
+        app.statuscode = 1
+        return
     logger.info("[verify] %d expected outputs on %d pages match what the code printed",
                 checked, len(existing))
 

@@ -31,6 +31,8 @@ from ._dtypes import (
 )
 from ._tensor_str import set_printoptions
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd import (inference_mode, is_anomaly_check_nan_enabled, is_anomaly_enabled,
+                       is_inference_mode_enabled)
 from .device import device
 from .functions import *  # noqa: F403  (an explicit list: functions.__all__)
 from .functions import __all__ as _function_names
@@ -62,10 +64,14 @@ def set_rng_state(new_state):
 
 
 from . import nn, optim  # noqa: E402  (they use the names above, as torch's do)
+from .serialization import load, save  # noqa: E402
 
 __all__ = ["Tensor", "Size", "device", "dtype", "Generator", "autograd", "cuda", "nn", "optim",
+           "save", "load",
            "manual_seed", "initial_seed", "seed", "get_rng_state", "set_rng_state",
            "default_generator", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
+           "inference_mode", "is_inference_mode_enabled", "is_anomaly_enabled",
+           "is_anomaly_check_nan_enabled",
            "set_printoptions", "get_default_dtype", "set_default_dtype", "promote_types",
            "float16", "float32", "float64", "half", "float", "double", "int8", "int16", "int32",
            "int64", "short", "int", "long", "uint8", "bool", *_function_names]

@@ -18,6 +18,8 @@ def contiguous_strides(shape):
 
 def is_contiguous(shape, strides):
     """torch's rule: strides of dims of size 1 do not matter; empty tensors are contiguous."""
+    if 0 in shape:
+        return True
     expected = 1
     for size, stride in zip(reversed(shape), reversed(strides)):
         if size == 0:
@@ -59,7 +61,8 @@ def infer_size(shape, numel):
                 raise RuntimeError("only one dimension can be inferred")
             infer = i
         elif s < 0:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape "
+                               f"[{', '.join(map(str, shape))}]")
         else:
             known *= s
     if infer is not None and known != 0 and numel % known == 0:
@@ -84,6 +87,8 @@ def view_strides(old_shape, old_strides, new_shape):
         if tuple(old_shape) == tuple(new_shape):
             return tuple(old_strides)
         return contiguous_strides(new_shape)
+    if not old_shape:
+        return (1,) * len(new_shape)
     new_strides = [0] * len(new_shape)
     view_d = len(new_shape) - 1
     chunk_base_stride = old_strides[-1] if old_strides else 1

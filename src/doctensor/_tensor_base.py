@@ -16,6 +16,14 @@ from .storage import Storage, VersionCounter
 __all__ = ["TensorBase", "wrap"]
 
 
+class _Switch:
+    on = False
+
+
+# Set by ``autograd.grad_mode.inference_mode`` (Note [inference mode]); read by ``wrap``.
+INFERENCE = _Switch()
+
+
 class TensorBase:
     """Storage-level state of a tensor (see the module docstring).
 
@@ -35,6 +43,8 @@ class TensorBase:
     _hooks = None
     _grad_acc = None  # weak reference to the leaf's AccumulateGrad node
     _post_accumulate_hooks = None
+    _inference = False  # Note [inference mode]
+    _creation_meta = None  # Note [CopySlices]: how a differentiable view was made
 
     # -- storage and layout ---------------------------------------------------------------
     @property
@@ -93,7 +103,7 @@ class TensorBase:
 
     def storage_offset(self):
         storage = self.untyped_storage()
-        if self._data.size == 0:
+        if storage.nbytes() == 0:
             return 0
         delta = self._backend.data_ptr(self._data) - storage.data_ptr()
         return delta // self._data.itemsize
@@ -115,9 +125,14 @@ class TensorBase:
 
     @property
     def _version(self):
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if self._vc is None else self._vc.value
 
     def _bump_version(self):
+        if self._inference and not INFERENCE.on:  # Note [inference mode]
+            from .ops.pointwise import check_inference_inplace
+            check_inference_inplace(self)
         vc = self._vc
         if vc is None:
             vc = self._vc = VersionCounter()
@@ -142,11 +157,11 @@ class TensorBase:
         return self._output_nr
 
 
-def empty_strides(data):
+def empty_strides(data, force=False):
     """``data`` itself, or for an empty array NumPy left with zero strides, a view with torch's
     contiguous strides (NumPy gives fresh empty arrays strides of 0)."""
-    if data.size or not data.ndim:
-        return data
+    if data.size or not data.ndim or (data.base is not None and not force):
+        return data  # views keep their strides
     from ._strides import contiguous_strides
     want = tuple(s * data.itemsize for s in contiguous_strides(data.shape))
     if data.strides == want:
@@ -158,6 +173,11 @@ def wrap(cls, data, device, backend, requires_grad=False):
     """A new tensor of class ``cls`` owning the fresh array ``data``."""
     if not data.size:
         data = empty_strides(data)
+    return _wrap(cls, data, device, backend, requires_grad)
+
+
+def _wrap(cls, data, device, backend, requires_grad=False):
+    """``wrap`` without the empty-array stride fix (``data`` keeps its strides)."""
     t = object.__new__(cls)
     t._data = data
     t._device = device
@@ -173,12 +193,18 @@ def wrap(cls, data, device, backend, requires_grad=False):
     t._retains_grad = False
     t._hooks = None
     t._grad_acc = None
+    if INFERENCE.on:
+        t._inference = True
     return t
 
 
 def alias(cls, src, data, share_version=True):
     """A tensor over ``src``'s storage (a view, ``detach()`` or ``.data``)."""
-    t = wrap(cls, data, src._device, src._backend)
+    t = _wrap(cls, data, src._device, src._backend)
+    if INFERENCE.on and not src._inference:
+        del t._inference  # a view takes its base's kind (Note [inference mode])
+    elif src._inference:
+        t._inference = True
     t._storage = src.untyped_storage()
     t._vc = src._version_counter() if share_version else None
     return t

@@ -1,7 +1,7 @@
 """The ``torch.*`` functions: each one calls the op or the Tensor method it names."""
 
 from ._dtypes import get_default_dtype
-from .ops import creation, joining, linalg, random_ops
+from .ops import creation, joining, linalg, nn_ops, random_ops
 from .ops import pointwise as P
 from .tensor import Tensor
 
@@ -16,6 +16,9 @@ __all__ = [
     "ne", "lt", "le", "gt", "ge", "reshape", "flatten", "squeeze", "unsqueeze", "transpose",
     "t", "permute", "narrow", "select", "unbind", "split", "chunk", "diagonal", "clone",
     "detach", "sign", "reciprocal", "all", "any", "square",
+    # nn ops that torch also exposes as torch.* (ops/nn_ops.py)
+    "softmax", "log_softmax", "dropout", "addcmul", "addcdiv", "lerp", "embedding",
+    "layer_norm", "batch_norm", "binary_cross_entropy_with_logits",
 ]
 
 
@@ -391,3 +394,56 @@ def clone(input, *, memory_format=None):
 
 def detach(input):
     return input.detach()
+
+
+# -- nn ops exposed as torch.* (the rest of torch.nn.functional's kernels are in doctensor._nn) --
+
+def softmax(input, dim, dtype=None):
+    return input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input, dim, dtype=None):
+    return input.log_softmax(dim, dtype=dtype)
+
+
+def dropout(input, p, train):
+    """``input * noise`` (MulBackward0), the noise drawn as torch's CPU kernel does (A.8)."""
+    if p < 0 or p > 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not train or p == 0 or input.numel() == 0:
+        return input
+    if p == 1:
+        return input * 0
+    return input * random_ops.dropout_mask(input, p)
+
+
+def addcmul(input, tensor1, tensor2, *, value=1):
+    return input.addcmul(tensor1, tensor2, value=value)
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    return input.addcdiv(tensor1, tensor2, value=value)
+
+
+def lerp(input, end, weight):
+    return input.lerp(end, weight)
+
+
+def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    return nn_ops.embedding(indices, weight, None if padding_idx < 0 else padding_idx)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True):
+    return nn_ops.layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
+               cudnn_enabled=True):
+    return nn_ops.batch_norm(input, running_mean, running_var, weight, bias, training,
+                             momentum, eps)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=1):
+    names = {0: "none", 1: "mean", 2: "sum"}
+    return nn_ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
+                                                   names.get(reduction, reduction))

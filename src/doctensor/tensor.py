@@ -9,7 +9,7 @@ from ._dtypes import bool_, float16, float32, float64, int8, int16, int32, int64
 from ._dtypes import dtype as dtype_cls
 from ._tensor_base import TensorBase, alias
 from .autograd.grad_mode import GradMode
-from .ops import _registry, creation, indexing, linalg, random_ops, reduction
+from .ops import _registry, creation, indexing, linalg, nn_ops, random_ops, reduction
 from .ops import pointwise as P
 from .ops import views as V
 
@@ -50,8 +50,15 @@ class Tensor(TensorBase):
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
+        if value and self._inference and not _inference_mode_on():
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         if self._grad_fn is None:
             self._requires_grad = bool(value)
+
+    def is_inference(self):
+        """True for a tensor made inside ``torch.inference_mode()`` (Note [inference mode])."""
+        return self._inference
 
     def requires_grad_(self, requires_grad=True):
         """Set ``requires_grad`` in place (leaves only) and return self."""
@@ -79,11 +86,20 @@ class Tensor(TensorBase):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                                 f"type {type(value).__name__}")
             if value.dtype is not self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_C_TYPE_NAMES[value.dtype.name]}'"
+                    f" to a tensor with grad_dtype '{self.dtype.scalar_name}'. The gradient must "
+                    "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
+                    "the tensor's grad_dtype attribute with a specific dtype, or None to allow any "
+                    "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    "gradient may break downstream systems that assume they match.")
             if value._device != self._device:
                 raise RuntimeError("assigned grad has data located on a different device")
             if value._data.shape != self._data.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value._data.shape)}' to a "
+                    f"tensor of size '{list(self._data.shape)}'. Please ensure that the gradient "
+                    "and the tensor are the same size")
         self._grad = value
 
     @grad.deleter
@@ -95,7 +111,10 @@ class Tensor(TensorBase):
         return self._retains_grad
 
     def retain_grad(self):
-        """Keep the gradient of this non-leaf tensor in ``.grad`` during backward."""
+        """Keep the gradient of this non-leaf tensor in ``.grad`` during backward.
+
+        It is filled after the tensor's own hooks have run (Note [hook order]).
+        """
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self._grad_fn is None or self._retains_grad:
@@ -107,20 +126,38 @@ class Tensor(TensorBase):
             t = ref()
             if t is not None and grad is not None:
                 t._grad = grad.detach().clone() if t._grad is None else t._grad + grad.detach()
-        self._grad_fn._register_tensor_prehook(self._output_nr, keep)
+        fn = self.grad_fn
+        if fn._retains_grad_hooks is None:
+            fn._retains_grad_hooks = {}
+        fn._retains_grad_hooks[self._output_nr] = keep
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a
-        replacement.  Returns a handle with ``remove()``."""
+        replacement.  Returns a handle with ``remove()`` (Note [hook order])."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is not None:
-            return self._grad_fn._register_tensor_prehook(self._output_nr, hook)
+        fn = self.grad_fn
+        if fn is not None:
+            return fn._register_tensor_prehook(self._output_nr, hook)
         from .autograd.graph import RemovableHandle
         if self._hooks is None:
             self._hooks = {}
         handle = RemovableHandle(self._hooks)
         self._hooks[handle.id] = hook
+        return handle
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(tensor)`` after a leaf's ``.grad`` has been accumulated."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        from .autograd.graph import RemovableHandle
+        if self._post_accumulate_hooks is None:
+            self._post_accumulate_hooks = {}
+        handle = RemovableHandle(self._post_accumulate_hooks)
+        self._post_accumulate_hooks[handle.id] = hook
         return handle
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -459,10 +496,11 @@ class Tensor(TensorBase):
     def pow_(self, exponent):
         if isinstance(exponent, Tensor):
             return P.inplace(P.pow_tensor, self, (exponent,))
-        return P.inplace(P.pow_scalar, self, (), {"exponent": exponent})
+        return P.inplace(P.pow_scalar, self, (), {"exponent": exponent}, scalars=(exponent,))
 
     def clamp_(self, min=None, max=None):
-        return P.inplace(P.clamp, self, (), {"min": min, "max": max})
+        return P.inplace(P.clamp, self, (), {"min": min, "max": max},
+                         scalars=tuple(v for v in (min, max) if v is not None))
 
     clip_ = clamp_
 
@@ -618,6 +656,40 @@ class Tensor(TensorBase):
     def minimum(self, other):
         return P.run(P.minimum, (self, other))
 
+    # fused pointwise ops and softmax (ops/nn_ops.py)
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return nn_ops.addcmul(self, tensor1, tensor2, value, inplace=False)
+
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return nn_ops.addcmul(self, tensor1, tensor2, value)
+
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return nn_ops.addcdiv(self, tensor1, tensor2, value, inplace=False)
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return nn_ops.addcdiv(self, tensor1, tensor2, value)
+
+    def lerp(self, end, weight):
+        return nn_ops.lerp(self, end, weight, inplace=False)
+
+    def lerp_(self, end, weight):
+        return nn_ops.lerp(self, end, weight)
+
+    def softmax(self, dim, dtype=None):
+        return nn_ops.softmax(self if dtype is None else self.to(dtype), dim)
+
+    def log_softmax(self, dim, dtype=None):
+        return nn_ops.softmax(self if dtype is None else self.to(dtype), dim, log=True)
+
+    @staticmethod
+    def _make_subclass(cls, data, require_grad=False):
+        """A ``cls`` instance sharing ``data``'s storage and version counter, with no history
+        (how ``nn.Parameter`` is made, as in torch)."""
+        out = alias(cls, data, data._data)
+        out._base = data._base
+        out._requires_grad = bool(require_grad)
+        return out
+
     def exp_(self):
         return P.inplace(P.exp, self, (), floating=True)
 
@@ -745,6 +817,18 @@ class Tensor(TensorBase):
 
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
         return self.new_full(_size_args(size), 0, dtype, device, requires_grad)
+
+
+# C++ type names, as torch's grad-assignment error prints them
+_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+                 "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
+                 "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+                 "bool": "bool"}
+
+
+def _inference_mode_on():
+    from ._tensor_base import INFERENCE
+    return INFERENCE.on
 
 
 class GradModeOff:

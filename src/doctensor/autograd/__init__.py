@@ -1,11 +1,20 @@
-"""``torch.autograd``: ``backward``, ``grad``, grad modes and the graph's node types."""
+"""``torch.autograd``: ``backward``, ``grad``, grad modes, custom ``Function`` and tools."""
 
+from . import functional, graph  # noqa: F401  (torch.autograd.functional, .graph)
+from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled,
+                           set_detect_anomaly)
 from .engine import run_backward
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .function import Function, FunctionCtx, once_differentiable
+from .grad_mode import (enable_grad, inference_mode, is_grad_enabled,
+                        is_inference_mode_enabled, no_grad, set_grad_enabled)
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
-           "Node"]
+           "inference_mode", "is_inference_mode_enabled", "Function", "FunctionCtx",
+           "once_differentiable", "Node", "detect_anomaly", "set_detect_anomaly",
+           "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "gradcheck", "gradgradcheck",
+           "GradcheckError", "functional", "graph"]
 
 
 def _as_tuple(x):
@@ -15,11 +24,17 @@ def _as_tuple(x):
 
 
 def _make_grads(outputs, grad_outputs):
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients")
     grads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if g is None:
-            if out._requires_grad and out._data.size != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if out._requires_grad:
+                if out._data.size != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if not out.dtype.is_floating_point:
+                    raise RuntimeError("grad can be implicitly created only for real scalar "
+                                       f"outputs but got {out.dtype}")
             g = out.new_ones(out.shape)
         elif tuple(g.shape) != tuple(out.shape):
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
@@ -28,52 +43,71 @@ def _make_grads(outputs, grad_outputs):
     return grads
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
-    """Accumulate the gradients of ``tensors`` into the ``.grad`` of the graph's leaves."""
-    tensors = _as_tuple(tensors)
-    grads = _as_tuple(grad_tensors) or (None,) * len(tensors)
+def _check_outputs(tensors):
     for i, t in enumerate(tensors):
         if not t._requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have "
                                "a grad_fn")
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    """Accumulate the gradients of ``tensors`` into the ``.grad`` of the graph's leaves.
+
+    With ``inputs``, only those tensors' ``.grad`` is written (a non-leaf input retains its
+    gradient, as torch does).
+    """
+    tensors = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) or (None,) * len(tensors)
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     grads = _make_grads(tensors, grads)
+    _check_outputs(tensors)
     if retain_graph is None:
         retain_graph = create_graph
     if inputs is not None:
-        inputs = _as_tuple(inputs)
-        captured = run_backward(tensors, grads, retain_graph, create_graph, inputs)
-        for t, g in zip(inputs, captured):
-            if g is not None:
-                t._grad = g.detach() if t._grad is None else t._grad + g
-        return
-    run_backward(tensors, grads, retain_graph, create_graph)
+        for t in inputs:
+            if t._grad_fn is not None:
+                t.retain_grad()
+    run_backward(tensors, grads, retain_graph, create_graph, inputs)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=None, materialize_grads=False):
-    """The gradients of ``outputs`` with respect to ``inputs``, returned (not accumulated)."""
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """The gradients of ``outputs`` with respect to ``inputs``, returned (not accumulated).
+
+    Example::
+
+        >>> x = torch.tensor([1., 2.], requires_grad=True)
+        >>> torch.autograd.grad((x * x).sum(), x)
+        (tensor([2., 4.]),)
+    """
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads="
+                         "True, but got: allow_unused=False.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _make_grads(outputs, _as_tuple(grad_outputs) or (None,) * len(outputs))
     if retain_graph is None:
         retain_graph = create_graph
-    for i, t in enumerate(outputs):
-        if not t._requires_grad:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not have "
-                               "a grad_fn")
+    _check_outputs(outputs)
     for t in inputs:
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    captured = run_backward(outputs, grads, retain_graph, create_graph, inputs)
-    if allow_unused is None:
-        allow_unused = materialize_grads
+    captured = run_backward(outputs, grads, retain_graph, create_graph, inputs,
+                            accumulate=False)
     result = []
-    for t, g in zip(inputs, captured):
+    for i, (t, g) in enumerate(zip(inputs, captured)):
         if g is None:
             if not allow_unused:
                 raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the "
-                    "graph. Set allow_unused=True if this is the desired behavior.")
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
                 g = t.new_zeros(t.shape)
         result.append(g)

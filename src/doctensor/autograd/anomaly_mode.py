@@ -13,8 +13,11 @@ When it is off, the cost is one class-attribute test per node (``Node.__init__``
 """
 
 import functools
+import os
 import traceback
 import warnings
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled", "AnomalyMode"]
@@ -28,7 +31,11 @@ class AnomalyMode:
 
     @staticmethod
     def record(node):
-        node.metadata["traceback_"] = traceback.format_stack()[:-2]
+        """Keep the user's stack up to the call into doctensor that created ``node``."""
+        frames = traceback.extract_stack()
+        while frames and frames[-1].filename.startswith(_PACKAGE_DIR):
+            frames.pop()
+        node.metadata["traceback_"] = traceback.format_list(frames)
 
     @staticmethod
     def report(node):

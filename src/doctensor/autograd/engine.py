@@ -35,15 +35,17 @@ def _dependencies(roots):
     return deps
 
 
-def _needed(roots, run_targets):
-    """The nodes from which some node of ``run_targets`` can be reached (iteratively)."""
+def _needed(roots, run_targets, captures):
+    """Nodes that must run: those in ``run_targets`` and those from which a run target or a
+    captured node can be reached (torch's exec_info), found without recursion."""
     needed = set()
     done = set()
     stack = [(r, False) for r in dict.fromkeys(roots)]
     while stack:
         node, expanded = stack.pop()
         if expanded:
-            if node in run_targets or any(n in needed for n, _ in node.next_functions):
+            if node in run_targets or any(n in needed or n in captures
+                                          for n, _ in node.next_functions):
                 needed.add(node)
             continue
         if node in done:
@@ -79,17 +81,17 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
         g._version_counter()  # Note [stealing gradients]: never steal a user's tensor
         roots.append(node)
         _accumulate(buffers, node, nr, g)
-    captured = targets = needed = None
+    captured = needed = None
+    targets = {}
     if inputs is not None:
-        captured = [None] * len(inputs)
-        targets = {}
-        run_targets = set()
-        for i, t in enumerate(inputs):
-            edge = gradient_edge(t)
-            targets.setdefault(edge[0], []).append((edge[1], i))
-            if accumulate and isinstance(edge[0], AccumulateGrad):
-                run_targets.add(edge[0])
-        needed = _needed(roots, run_targets)
+        edges = [gradient_edge(t) for t in inputs]
+        if accumulate:
+            needed = _needed(roots, {e[0] for e in edges}, targets)
+        else:
+            captured = [None] * len(inputs)
+            for i, (node, nr) in enumerate(edges):
+                targets.setdefault(node, []).append((nr, i))
+            needed = _needed(roots, (), targets)
     deps = _dependencies(roots)
     heap = []
     for node in dict.fromkeys(roots):
@@ -101,9 +103,9 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
         while heap:
             node = heapq.heappop(heap)[2]
             grads_in = buffers.pop(node)
-            if targets is not None:
+            if needed is not None:
                 if node not in needed:
-                    if node in targets:
+                    if node in targets:  # Note [hook order]: captured after tensor hooks
                         grads_in = node._pre(grads_in)
                         for nr, i in targets[node]:
                             captured[i] = grads_in[nr]

@@ -2,7 +2,10 @@
 
 import functools
 
-__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "GradMode"]
+from .. import _tensor_base
+
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "GradMode",
+           "inference_mode", "is_inference_mode_enabled"]
 
 
 class GradMode:
@@ -74,3 +77,63 @@ class set_grad_enabled(_GradModeContext):
 
     def clone(self):
         return set_grad_enabled(self.mode)
+
+
+# Note [inference mode]
+# Inside ``inference_mode()`` no history is recorded (grad mode is off) and every tensor
+# created is an *inference tensor*: it has no version counter, and outside the mode it may
+# not be saved for backward, edited in place, or made to require grad (torch's errors).
+# Views take their base's kind: a view of a normal tensor made inside the mode is normal.
+# The switch is ``_tensor_base.INFERENCE`` so that ``wrap()`` (layer 3) can read it::
+#
+#     with inference_mode():        outside:
+#         y = x * 2   ──► y._inference = True ──► (w * y).backward()  ->  RuntimeError
+#                                                   y.add_(1)          ->  RuntimeError
+
+
+def is_inference_mode_enabled():
+    """True inside ``torch.inference_mode()``."""
+    return _tensor_base.INFERENCE.on
+
+
+class inference_mode(_GradModeContext):
+    """Like ``no_grad``, and the tensors created inside are inference tensors.
+
+    Example::
+
+        >>> with torch.inference_mode():
+        ...     y = torch.ones(2) * 2
+        >>> y.is_inference()
+        True
+    """
+
+    def __init__(self, mode=True):
+        self.mode = bool(mode)
+
+    def __new__(cls, mode_or_fn=True):
+        if callable(mode_or_fn) and not isinstance(mode_or_fn, bool):
+            return cls()(mode_or_fn)
+        return super().__new__(cls)
+
+    def __enter__(self):
+        self.prev = GradMode.enabled
+        self.prev_inference = _tensor_base.INFERENCE.on
+        if self.mode:
+            GradMode.enabled = False
+        _tensor_base.INFERENCE.on = self.mode
+
+    def __exit__(self, *exc):
+        GradMode.enabled = self.prev
+        _tensor_base.INFERENCE.on = self.prev_inference
+
+    def __call__(self, fn):
+        mode = self.mode
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return fn(*args, **kwargs)
+        return wrapper
+
+    def clone(self):
+        return inference_mode(self.mode)

@@ -11,6 +11,7 @@ import itertools
 import re
 import weakref
 
+from .. import _tensor_base
 from .anomaly_mode import AnomalyMode
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor", "gradient_edge", "RemovableHandle"]
@@ -139,7 +140,12 @@ class Node:
             for fn in list(self._hooks.values()):
                 new = fn(tuple(out), tuple(grads))
                 if new is not None:
-                    out = tuple(new)
+                    new = tuple(new)
+                    if len(new) != len(out):
+                        raise RuntimeError(
+                            f"hook '{getattr(fn, '__name__', fn)}' has returned an incorrect "
+                            f"number of values (got {len(new)}, but expected {len(out)})")
+                    out = new
         return out
 
 
@@ -175,8 +181,10 @@ class AccumulateGrad(Node):
         if var._grad is None:
             if GradMode.enabled:
                 var._grad = new
+            elif _is_fresh(new) and _obeys_layout_contract(new, var):
+                var._grad = new.detach()
             else:
-                var._grad = new.detach() if _is_fresh(new) else new.detach().clone()
+                var._grad = _clone_obey_contract(new.detach(), var)
         elif GradMode.enabled:
             var._grad = var._grad + new
         else:
@@ -187,6 +195,44 @@ class AccumulateGrad(Node):
             for fn in list(post.values()):
                 fn(var)
         return ()
+
+
+# Note [gradient layout contract]
+# torch stores a leaf's .grad with the leaf's own strides when the leaf is dense (non-overlapping
+# and dense), else contiguous; an incoming gradient that is laid out otherwise is copied.
+
+def _dense_order(shape, strides):
+    """Dims from slowest to fastest if ``strides`` describe a dense layout, else None."""
+    order = sorted(range(len(shape)), key=lambda d: (-strides[d], -shape[d]))
+    expected = 1
+    for d in reversed(order):
+        if shape[d] == 1:
+            continue
+        if strides[d] != expected:
+            return None
+        expected *= shape[d]
+    return order
+
+
+def _obeys_layout_contract(grad, var):
+    gst, vst = grad.stride(), var.stride()
+    shape = grad._data.shape
+    if _dense_order(shape, vst) is not None:
+        return all(g == v if n != 1 else g != 0 for n, g, v in zip(shape, gst, vst))
+    return grad.is_contiguous()
+
+
+def _clone_obey_contract(grad, var):
+    shape = var._data.shape
+    order = _dense_order(shape, var.stride()) or list(range(len(shape)))
+    xp = grad._backend.xp
+    inverse = [0] * len(order)
+    for i, d in enumerate(order):
+        inverse[d] = i
+    data = xp.empty([shape[d] for d in order], dtype=grad._data.dtype).transpose(inverse)
+    data[...] = grad._data
+    from .._tensor_base import wrap
+    return wrap(type(grad), data, grad._device, grad._backend)
 
 
 def _is_fresh(t):
@@ -228,6 +274,11 @@ _RELEASED = object()
 _BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
 
 
+def short_name(node):
+    """``MulBackward0`` -> ``Mul``: how torch's messages name a node."""
+    return _BACKWARD_SUFFIX.sub("", node.name())
+
+
 class SavedTensor:
     """A value saved for backward, with the version it had when saved."""
 
@@ -236,6 +287,12 @@ class SavedTensor:
     def __init__(self, value, is_output=False):
         self.is_output = is_output
         if hasattr(value, "_data"):
+            if value._inference and not _tensor_base.INFERENCE.on:
+                raise RuntimeError(
+                    "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                    "created in inference mode in computation tracked by autograd. To work "
+                    "around this, you can make a clone to get a normal tensor and use it in "
+                    "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
             self.version = value._version_counter().value
             self.output_nr = value._output_nr
             if is_output:
@@ -261,8 +318,7 @@ class SavedTensor:
             grad_fn = node if self.is_output else value.grad_fn
             where = ""
             if grad_fn is not None:
-                name = _BACKWARD_SUFFIX.sub("", grad_fn.name())
-                where = f", which is output {self.output_nr} of {name},"
+                where = f", which is output {self.output_nr} of {short_name(grad_fn)},"
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [{type_string(value)} [{', '.join(map(str, value.shape))}]]"

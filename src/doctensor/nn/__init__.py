@@ -1,0 +1,12 @@
+"""``torch.nn``: modules, parameters, ``functional``, ``init`` and ``utils``.
+
+Written against doctensor's public API only, as a user of torch would write them
+(DESIGN.md, layer 7).
+"""
+
+from . import functional, init, utils
+from .modules import *  # noqa: F403  (an explicit list: modules.__all__)
+from .modules import __all__ as _module_names
+from .parameter import Parameter
+
+__all__ = ["Parameter", "functional", "init", "utils", *_module_names]

@@ -8,7 +8,7 @@ requires grad).  Eager mode, autograd and in-place variants all go through ``rec
 """
 
 from .._dtypes import _BY_NP
-from .._tensor_base import empty_strides
+from .._tensor_base import INFERENCE, empty_strides
 from ..autograd.grad_mode import GradMode
 from ..autograd.graph import Node, SavedTensor, gradient_edge
 
@@ -78,6 +78,7 @@ class Op:
         self.inputs = inputs
         self.saves = saves or {}
         self.backward = None
+        self.check = None  # optional check(args) run before anything else (torch's refusals)
         self.node_cls = type(grad_fn or name, (OpNode,), {
             "__slots__": (), "op": self, "num_outputs": num_outputs,
             "multi": num_outputs != 1})
@@ -105,11 +106,13 @@ def declare(name, grad_fn, inputs=("self",), saves=None, num_outputs=1):
 def wrap_result(data, like):
     """A fresh tensor owning ``data``, on ``like``'s device."""
     if not data.size:
-        data = empty_strides(data)
+        data = empty_strides(data, force=True)
     t = object.__new__(Tensor)
     t._data = data
     t._device = like._device
     t._backend = like._backend
+    if INFERENCE.on:
+        t._inference = True  # Note [inference mode]
     return t
 
 

@@ -8,12 +8,12 @@ import numpy as np
 
 from .. import _dtypes
 from .._dtypes import _BY_NP, from_numpy_dtype, get_default_dtype, int64
-from .._tensor_base import wrap
+from .._tensor_base import _wrap, wrap
 from ..backends import for_device
 from ..device import CPU, as_device
 from . import _registry as R
 from ._registry import declare, needs_grad, record, wrap_result
-from .pointwise import check_inplace, rebase_history
+from .pointwise import check_inplace, check_no_internal_overlap, rebase_history
 
 __all__ = ["new_tensor", "tensor", "full", "empty", "arange", "linspace", "eye", "from_numpy",
            "as_tensor", "clone", "to", "copy_", "fill_", "zero_"]
@@ -25,13 +25,19 @@ def check_requires_grad(dtype, requires_grad):
                            "gradients")
 
 
-def new_tensor(host_array, device=None, requires_grad=False):
-    """A leaf tensor holding ``host_array`` (a NumPy array, taken without copying on CPU)."""
+def new_tensor(host_array, device=None, requires_grad=False, keep_strides=False):
+    """A leaf tensor holding ``host_array`` (a NumPy array, taken without copying on CPU).
+
+    ``keep_strides``: keep even the strides NumPy gives empty arrays (torch.tensor(ndarray)
+    and from_numpy take the array's strides as they are).
+    """
     device = as_device(device) or CPU
     backend = for_device(device)
     data = host_array if device.type == "cpu" else backend.from_host(host_array)
     dtype = _BY_NP[data.dtype]
     check_requires_grad(dtype, requires_grad)
+    if keep_strides:
+        return _wrap(R.Tensor, data, device, backend, requires_grad)
     return wrap(R.Tensor, data, device, backend, requires_grad)
 
 
@@ -95,6 +101,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
     elif isinstance(data, np.ndarray):
         dtype = dtype or from_numpy_dtype(data.dtype)
         arr = np.array(data, dtype=dtype.np)
+        return new_tensor(arr, device, requires_grad, keep_strides=True)
     else:
         _check_ragged(data)
         dtype = dtype or _infer_dtype(data)
@@ -188,7 +195,7 @@ def from_numpy(array):
                       "or make it writable before converting it to a tensor. This type of "
                       "warning will be suppressed for the rest of this program.", UserWarning,
                       stacklevel=2)
-    return new_tensor(array.view(), CPU)
+    return new_tensor(array.view(), CPU, keep_strides=True)
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -249,7 +256,7 @@ def to(t, device=None, dtype=None, copy=False, non_blocking=False):
         host = t._backend.to_host(data)
         data = backend.from_host(host) if device.type != "cpu" else host
     out = wrap(R.Tensor, data, device, backend)
-    if needs_grad((t,)):
+    if dtype.is_floating_point and needs_grad((t,)):
         record(_to_copy, (t,), (out,), {"src_device": t._device})
     return out
 
@@ -273,15 +280,16 @@ def copy_(t, src, non_blocking=False):
     if not isinstance(src, R.Tensor):
         raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
                         f"{type(src).__name__}")
+    grad = needs_grad((t, src))
+    if grad:
+        check_inplace(t)
+    check_no_internal_overlap(t)
     from .._strides import broadcast_shapes
     if src._data.shape != t._data.shape:
         b = broadcast_shapes(t._data.shape, src._data.shape)
         if b != t._data.shape:
             raise RuntimeError(f"output with shape [{', '.join(map(str, t._data.shape))}] "
                                f"doesn't match the broadcast shape [{', '.join(map(str, b))}]")
-    grad = needs_grad((t, src))
-    if grad:
-        check_inplace(t)
     data = src._data
     if src._device != t._device:
         data = t._backend.xp.asarray(src._backend.to_host(data)) if t._device.type != "cpu" \
@@ -323,6 +331,9 @@ def fill_(t, value):
         if value.dim() != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.dim()} dimensions.")
+        if needs_grad((t,)):
+            check_inplace(t)
+        check_no_internal_overlap(t)  # fill_(tensor) goes through copy_ in torch
         return _inplace_fill(t, _fill_tensor, value.item())
     return _inplace_fill(t, _fill, value)
 

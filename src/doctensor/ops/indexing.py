@@ -17,20 +17,21 @@ def _is_advanced(i):
 
 def _expand_ellipsis(idx, ndim):
     consumed = sum(1 for i in idx if i is not None and i is not Ellipsis)
-    if sum(1 for i in idx if i is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     out = []
+    seen = False
     for i in idx:
         if i is Ellipsis:
-            out.extend([slice(None)] * (ndim - consumed))
+            if not seen:  # torch accepts a second '...', which then stands for nothing
+                out.extend([slice(None)] * (ndim - consumed))
+            seen = True
         else:
             out.append(i)
     return out
 
 
-def basic_view(t, idx, single=False):
+def basic_view(t, idx, single=False, alias=True):
     """Apply ints, slices, None and Ellipsis one by one, as torch's applySlicing does.
 
     In a tuple index a slice spanning its whole dim is skipped; a lone slice (``t[:]``)
@@ -60,7 +61,7 @@ def basic_view(t, idx, single=False):
                 raise IndexError(f"index {index} is out of bounds for dimension {dim} with size "
                                  f"{size}")
             result = make_view(result, select, {"dim": dim, "index": index})
-    if result is t:
+    if result is t and alias:
         from .views import alias_view
         result = make_view(t, alias_view, {})
     return result
@@ -99,12 +100,13 @@ def getitem(t, idx):
     if not isinstance(idx, tuple):
         idx = (idx,)
     if any(_is_advanced(i) for i in idx):
+        t, idx = split_advanced(t, idx)
         np_idx = _np_index(t, idx)
         try:
             out = _index.forward(t._backend.xp, t._data, np_idx)
         except IndexError as e:
             raise IndexError(_torch_index_error(e, t)) from None
-        result = wrap_result(t._backend.xp.array(out, copy=True), t)
+        result = wrap_result(_index_layout(out, t, np_idx), t)
         if needs_grad((t,)):
             record(_index, (t,), (result,), {"indices": np_idx})
         return result
@@ -112,6 +114,78 @@ def getitem(t, idx):
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     return basic_view(t, idx, single)
+
+
+# Note [advanced indexing]
+# torch applies an index in two steps (applySlicing, then index): ints, slices, None and
+# Ellipsis first make a view, and only then do the tensor indices pick elements from it.  So
+# ``x[0, :, [1, 2]]`` has shape (3, 2) in torch, where NumPy, which treats the int as one
+# more advanced index, gives (2, 3).  ``split_advanced`` does step one; NumPy's own rules
+# for an index made of arrays and full slices only are torch's for step two.
+
+def split_advanced(t, idx):
+    """(the view left by the basic items of ``idx``, the remaining array-and-``:`` index)."""
+    if any(isinstance(i, bool) for i in idx):
+        return t, idx  # True/False indices: NumPy's rules (a new dim) are torch's
+    consumed = 0
+    for i in idx:
+        if isinstance(i, R.Tensor) and i._data.dtype in (np.bool_, np.uint8):
+            consumed += i._data.ndim
+        elif i is not None and i is not Ellipsis:
+            consumed += 1
+    basic, rest = [], []
+    full = slice(None)
+    for i in idx:
+        if i is Ellipsis:
+            n = max(t._data.ndim - consumed, 0)
+            basic.extend([full] * n)
+            rest.extend([full] * n)
+        elif _is_advanced(i):
+            k = i._data.ndim if isinstance(i, R.Tensor) and i._data.dtype in (
+                np.bool_, np.uint8) else 1
+            basic.extend([full] * k)
+            rest.append(i)
+        elif i is None or isinstance(i, slice):
+            basic.append(i)
+            rest.append(full)
+        else:
+            basic.append(i)
+    if all(isinstance(b, slice) and b == full for b in basic):
+        return t, tuple(rest)
+    return basic_view(t, tuple(basic)), tuple(rest)
+
+
+def _index_layout(out, src, np_idx):
+    """A fresh copy of ``out`` (NumPy's gather) laid out as torch lays out ``index``'s result.
+
+    torch iterates the source restrided (indexed dims: stride 0) together with the index
+    tensors (their own dims only); Note [output layout] orders the result's dims by those.
+    """
+    from .._strides import contiguous_strides, iter_output_strides
+    from .pointwise import layout_as
+    arrays = [k for k, a in enumerate(np_idx) if not isinstance(a, slice)]
+    copy = not out.flags.owndata  # NumPy may hand back a view (x[True]) or a transposed copy
+    if out.ndim < 2 or not out.size:
+        return src._backend.xp.array(out, copy=True) if copy else out
+    dims = []  # source dims that each index item covers
+    d = 0
+    for a in np_idx:
+        k = a.ndim if not isinstance(a, slice) and a.dtype == np.bool_ else 1
+        dims.append(list(range(d, d + k)))
+        d += k
+    free = [d for k, a in enumerate(np_idx) if isinstance(a, slice) for d in dims[k]]
+    free += list(range(d, src._data.ndim))
+    nb = out.ndim - len(free)
+    adjacent = arrays == list(range(arrays[0], arrays[-1] + 1))
+    start = dims[arrays[0]][0] if adjacent else 0
+    src_strides = src.stride()
+    self_st = [src_strides[f] for f in free]
+    self_st[start:start] = [0] * nb
+    block = list(contiguous_strides(out.shape[start:start + nb]))
+    idx_st = [0] * start + block + [0] * (out.ndim - start - nb)
+    strides = iter_output_strides(out.shape, [(out.shape, tuple(self_st)),
+                                              (out.shape, tuple(idx_st))])
+    return layout_as(out, strides, src._backend.xp, copy=copy)
 
 
 def _torch_index_error(e, t):
@@ -162,20 +236,43 @@ def index_put(t, indices, values, accumulate=False):
 
 
 def setitem(t, idx, value):
-    """``t[idx] = value``: bumps ``t``'s version once; history goes through CopySlices."""
+    """``t[idx] = value``: bumps ``t``'s version once; history goes through CopySlices.
+
+    As torch's ``set_item``: the basic part of the index makes a view (none at all when it
+    only holds full slices or ``...``, so ``y[:] = v`` rewrites ``y`` itself), then
+    ``copy_to`` writes the value into it.
+    """
     if not isinstance(idx, tuple):
         idx = (idx,)
     if any(_is_advanced(i) for i in idx):
         return _index_put_inplace(t, idx, value)
-    view = basic_view(t, idx, len(idx) == 1 and isinstance(idx[0], slice))
-    if isinstance(value, R.Tensor):
-        view.copy_(value)
+    if t._data.ndim == 0 and any(i is not None and i is not Ellipsis for i in idx):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    copy_to(basic_view(t, idx, alias=False), value)
+
+
+def copy_to(dst, value):
+    """torch's ``copy_to``: ``copy_`` for equal shapes, ``fill_`` for a 0-d CPU value (a Python
+    number counts as one), else ``copy_`` of the value with its leading 1-dims dropped."""
+    if not isinstance(value, R.Tensor):
+        from .creation import full
+        value = full((), value)
+    if value._data.shape == dst._data.shape:
+        dst.copy_(value)
+    elif value._data.ndim == 0 and value._device.type == "cpu":
+        dst.fill_(value)
     else:
-        view.fill_(value)
+        shape = value._data.shape
+        k = 0
+        while k < len(shape) and shape[k] == 1:
+            k += 1
+        dst.copy_(value.view(shape[k:]) if k else value)
 
 
 def _index_put_inplace(t, idx, value):
     from .pointwise import check_inplace
+    t, idx = split_advanced(t, idx)  # Note [advanced indexing]
     np_idx = _np_index(t, idx)
     grad = needs_grad((t, value))
     if grad:

@@ -28,7 +28,12 @@ def _run(op, tensors, out, attrs):
 
 @declare("cat", "CatBackward0", ())
 def _cat(xp, *arrays, dim):
-    return xp.concatenate(arrays, axis=dim)
+    if all(a.flags.c_contiguous for a in arrays):
+        return xp.concatenate(arrays, axis=dim)
+    shape = list(arrays[0].shape)
+    shape[dim] = sum(a.shape[dim] for a in arrays)
+    out = xp.empty(shape, dtype=arrays[0].dtype)  # torch's cat result is contiguous
+    return xp.concatenate(arrays, axis=dim, out=out)
 
 
 @_cat.def_backward
@@ -67,7 +72,7 @@ def cat(tensors, dim=0):
 
 @declare("stack", "StackBackward0", ())
 def _stack(xp, *arrays, dim):
-    return xp.stack(arrays, axis=dim)
+    return xp.ascontiguousarray(xp.stack(arrays, axis=dim))
 
 
 @_stack.def_backward

@@ -363,7 +363,7 @@ def _(ctx, grad):
 
 @declare("native_batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"),
          saves={"input": (0, 1), "weight": (0,)})
-def native_batch_norm_op(xp, x, w, b, mean=None, rstd=None):
+def native_batch_norm_op(xp, x, w, b, mean=None, rstd=None, training=True):
     shape = [1] * x.ndim
     shape[1] = x.shape[1]
     out = (x - mean.reshape(shape)) * rstd.reshape(shape)

@@ -58,14 +58,18 @@ def promote(args):
 def torch_layout(out, tensors):
     """``out`` laid out in memory as torch lays out a pointwise result (Note [output layout])."""
     strides = iter_output_strides(out.shape, [(t._data.shape, t.stride()) for t in tensors])
+    return layout_as(out, strides, tensors[0]._backend.xp)
+
+
+def layout_as(out, strides, xp, copy=False):
+    """``out``'s values in an array with element ``strides`` (dense in some order)."""
     item = out.itemsize
     if out.strides == tuple(s * item for s in strides):
-        return out
+        return xp.array(out, copy=True) if copy else out
     order = sorted(range(out.ndim), key=lambda d: -strides[d])
     inverse = [0] * out.ndim
     for i, d in enumerate(order):
         inverse[d] = i
-    xp = tensors[0]._backend.xp
     new = xp.empty([out.shape[d] for d in order], dtype=out.dtype).transpose(inverse)
     new[...] = out
     return new
@@ -83,6 +87,8 @@ def run(op, args, attrs=None, floating=False, out_dtype=None, scalars=()):
 
     ``scalars`` are attribute values that take part in type promotion (pow's exponent).
     """
+    if op.check is not None:
+        op.check(args)
     first = next(a for a in args if isinstance(a, R.Tensor))
     tensors = [a for a in args if isinstance(a, R.Tensor)]
     if len(tensors) > 1:
@@ -104,7 +110,7 @@ def run(op, args, attrs=None, floating=False, out_dtype=None, scalars=()):
     return result
 
 
-def inplace(op, self, args, attrs=None, floating=False):
+def inplace(op, self, args, attrs=None, floating=False, scalars=()):
     """Run ``op`` in place on ``self`` (``args`` are the other operands).
 
     Note [in-place]: checks come first, so a refused op changes nothing.  Then the op writes
@@ -113,16 +119,17 @@ def inplace(op, self, args, attrs=None, floating=False):
     is rebased through CopySlices (autograd/views.py).
     """
     full = (self,) + tuple(args)
+    if op.check is not None:
+        op.check(full)
+    if self._inference:
+        check_inference_inplace(self)  # Note [inference mode]
+    grad = op.backward is not None and needs_grad(full)
+    if grad:
+        check_inplace(self)  # autograd's check runs before the kernel's, as in torch
     tensors = [a for a in full if isinstance(a, R.Tensor)]
     if len(tensors) > 1:
         check_same_device(tensors)
-    dt = promote(full)
-    if floating and not dt.is_floating_point:
-        dt = get_default_dtype()
-    own = _BY_NP[self._data.dtype]
-    if not can_cast(dt, own):
-        raise RuntimeError(f"result type {dt.scalar_name} can't be cast to the desired output "
-                           f"type {own.scalar_name}")
+    check_no_internal_overlap(self)
     shape = self._data.shape
     for t in tensors[1:]:
         if t._data.shape != shape:
@@ -130,9 +137,13 @@ def inplace(op, self, args, attrs=None, floating=False):
             if b != shape:
                 raise RuntimeError(f"output with shape [{', '.join(map(str, shape))}] doesn't "
                                    f"match the broadcast shape [{', '.join(map(str, b))}]")
-    grad = op.backward is not None and needs_grad(full)
-    if grad:
-        check_inplace(self)
+    dt = promote(full + tuple(scalars)) if scalars else promote(full)
+    if floating and not dt.is_floating_point:
+        dt = get_default_dtype()
+    own = _BY_NP[self._data.dtype]
+    if not can_cast(dt, own):
+        raise RuntimeError(f"result type {dt.scalar_name} can't be cast to the desired output "
+                           f"type {own.scalar_name}")
     xp = self._backend.xp
     originals = None
     if grad and "self" in op.saves and any(
@@ -141,15 +152,43 @@ def inplace(op, self, args, attrs=None, floating=False):
     arrays = [to_array(a, dt, self) for a in full]
     with np.errstate(all="ignore"):
         out = op.forward(xp, *arrays, **(attrs or {}))
+    vc = self._version_counter()
+    before = vc.value
     self._data[...] = out
-    self._bump_version()
+    vc.value += 1
     if grad:
-        rebase_history(self, op, full, attrs, originals)
+        node = rebase_history(self, op, full, attrs, originals)
+        for saved in node.saved.values():  # an input that aliases self was saved before
+            if not saved.is_output and getattr(saved.value, "_vc", None) is vc:  # the write
+                saved.version = before
     return self
+
+
+def check_no_internal_overlap(t):
+    """torch's refusal to write into a tensor whose elements share memory (an expand)."""
+    for size, stride in zip(t._data.shape, t._data.strides):
+        if stride == 0 and size > 1:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation.")
+
+
+def check_inference_inplace(t):
+    """torch's refusal to edit an inference tensor outside inference mode."""
+    from .._tensor_base import INFERENCE
+    if not INFERENCE.on:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+            "make a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details.")
 
 
 def check_inplace(t):
     """torch's refusal of in-place ops on leaves (and views of leaves) that require grad."""
+    if t._creation_meta is not None:
+        from .views import handle_view_on_rebase
+        handle_view_on_rebase(t)  # Note [view + in-place errors]
     if t._requires_grad:
         if t._grad_fn is None and t._base is None:
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
@@ -162,11 +201,10 @@ def check_inplace(t):
 
 def rebase_history(self, op, inputs, attrs, originals=None):
     """Make ``self`` the output of the in-place ``op`` (through CopySlices for a view)."""
-    if self._base is not None and self._base._requires_grad:
+    if self._base is not None:
         from .views import copy_slices
-        copy_slices(self, op, inputs, attrs, originals)
-    else:
-        record(op, inputs, (self,), attrs, originals)
+        return copy_slices(self, op, inputs, attrs, originals)
+    return record(op, inputs, (self,), attrs, originals)
 
 
 # -- arithmetic ----------------------------------------------------------------------------
@@ -179,7 +217,15 @@ def _add_scaled(xp, a, b, alpha):
         from .._random_math import fma32
         out = fma32(np.atleast_1d(b), np.float32(alpha), np.atleast_1d(a))
         return out.reshape(np.broadcast_shapes(np.shape(a), np.shape(b)))
-    return xp.add(a, b * alpha)
+    return xp.add(a, b * scalar_as(alpha, b.dtype))
+
+
+def scalar_as(value, dtype):
+    """A Python number as a NumPy scalar of an integer ``dtype``, wrapping like a C cast (torch
+    casts ``alpha``, ``min``, ``max`` to the computation type); other dtypes: unchanged."""
+    if dtype.kind in "iu" and isinstance(value, int):
+        return np.array(value).astype(dtype)[()]
+    return value
 
 
 @declare("add", "AddBackward0", ("self", "other"))
@@ -277,6 +323,8 @@ def floor_divide(xp, a, b):
 
 @declare("pow", "PowBackward0", saves={"self": (0,)})
 def pow_scalar(xp, a, exponent):
+    if a.dtype.kind in "iub" and not isinstance(exponent, float) and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
     return xp.power(a, exponent)
 
 
@@ -291,6 +339,21 @@ def _(ctx, grad):
 @declare("pow", "PowBackward1", ("self", "exponent"),
          saves={"self": (0, 1), "exponent": (0,), "result": (1,)})
 def pow_tensor(xp, a, e):
+    if a.dtype == bool:
+        raise NotImplementedError('"pow" not implemented for \'Bool\'')
+    return int_pow(xp, a, e)
+
+
+def int_pow(xp, a, e):
+    """``a ** e``; for integers torch's rule for negative exponents: 1 ** -n = 1,
+    (-1) ** -n = +-1, anything else ** -n = 0 (NumPy refuses them)."""
+    a_arr, e_arr = xp.asarray(a), xp.asarray(e)
+    if e_arr.dtype.kind in "iu" and a_arr.dtype.kind in "iu" and (e_arr < 0).any():
+        neg = e_arr < 0
+        odd = (e_arr % 2) == 1
+        small = xp.where(a_arr == 1, 1, xp.where(a_arr == -1, xp.where(odd, -1, 1), 0))
+        dt = xp.result_type(a_arr, e_arr)
+        return xp.where(neg, small, xp.power(a_arr, xp.where(neg, 0, e_arr))).astype(dt)
     return xp.power(a, e)
 
 
@@ -304,7 +367,8 @@ def _(ctx, grad):
 
 @declare("pow", "PowBackward2", saves={"result": (0,)})
 def rpow(xp, a, base):
-    return xp.power(base, a)
+    out = int_pow(xp, scalar_as(base, a.dtype), a)
+    return xp.ascontiguousarray(out)  # torch.pow(scalar, tensor) allocates contiguously
 
 
 @rpow.def_backward
@@ -337,7 +401,7 @@ def _(ctx, grad):
 
 @declare("sign", "SignBackward0")
 def sign(xp, a):
-    return xp.sign(a)
+    return a.copy() if a.dtype == bool else xp.sign(a)
 
 
 @sign.def_backward
@@ -432,9 +496,9 @@ def _(ctx, grad):
 @declare("clamp", "ClampBackward1", saves={"self": (0,)})
 def clamp(xp, a, min=None, max=None):
     if min is not None:
-        a = xp.maximum(a, min)
+        a = xp.maximum(a, scalar_as(min, a.dtype))
     if max is not None:
-        a = xp.minimum(a, max)
+        a = xp.minimum(a, scalar_as(max, a.dtype))
     return a
 
 
@@ -475,6 +539,8 @@ def where_tensor(condition, a, b):
     xp = first._backend.xp
     out = _as_array(xp.where(condition._data.astype(bool, copy=False), to_array(a, dt, first),
                              to_array(b, dt, first)), xp)
+    if out.ndim > 1 and out.size and not all(t._data.flags.c_contiguous for t in tensors):
+        out = torch_layout(out, tensors)
     result = wrap_result(out, first)
     if needs_grad((a, b)):
         record(where, args, (result,))
@@ -534,3 +600,42 @@ def _(ctx, grad):
     return (where_tensor(a < b, grad, where_tensor(a == b, half, 0)) if n[0] else None,
             where_tensor(b < a, grad, where_tensor(a == b, half, 0)) if n[1] else None)
 
+
+
+# -- argument checks that torch makes before computing (Op.check) ------------------------------
+
+def _is_bool(x):
+    return isinstance(x, bool) or (isinstance(x, R.Tensor) and x._data.dtype == np.bool_)
+
+
+def _check_sub(args):
+    if _is_bool(args[0]) and _is_bool(args[1]):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if _is_bool(args[0]) or _is_bool(args[1]):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+
+
+def _check_neg(args):
+    if _is_bool(args[0]):
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
+                           "you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+
+
+def _check_abs(args):
+    if _is_bool(args[0]):
+        raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
+
+
+def _check_relu(args):
+    if _is_bool(args[0]):
+        raise RuntimeError("Boolean inputs not supported for relu")
+
+
+sub.check = rsub.check = _check_sub
+neg.check = _check_neg
+abs_.check = _check_abs
+relu.check = _check_relu

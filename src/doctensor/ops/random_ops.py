@@ -12,7 +12,7 @@ from ..autograd.grad_mode import GradMode
 from . import _registry as R
 from ._registry import declare, needs_grad
 from .creation import check_requires_grad, full, new_tensor
-from .pointwise import check_inplace, rebase_history
+from .pointwise import check_inplace, check_no_internal_overlap, rebase_history
 
 __all__ = ["Generator", "manual_seed", "uniform_", "normal_", "rand", "randn", "randint",
            "randperm", "bernoulli", "dropout_mask"]
@@ -80,6 +80,7 @@ def _fill_random(t, op, draw):
     grad = needs_grad((t,))
     if grad:
         check_inplace(t)
+    check_no_internal_overlap(t)
     write_in_memory_order(t, draw())
     t._bump_version()
     if grad:

@@ -104,11 +104,24 @@ def reduce(name, t, dim=None, keepdim=False, dtype=None):
     return _run(op, t, attrs)
 
 
+def contiguous_result(out, xp):
+    """A reduction's result as torch allocates it: C-contiguous, torch's strides for size-1
+    dims too (NumPy keeps the input's layout and odd strides for kept dims)."""
+    if isinstance(out, np.generic) or out.ndim == 0:
+        return xp.asarray(out)
+    want = tuple(s * out.itemsize for s in S.contiguous_strides(out.shape))
+    if out.strides == want or not out.size:
+        return out
+    if not out.flags.c_contiguous:
+        out = xp.ascontiguousarray(out)
+        if out.strides == want:
+            return out
+    return xp.lib.stride_tricks.as_strided(out, strides=want)
+
+
 def _run(op, t, attrs):
     xp = t._backend.xp
-    out = op.forward(xp, t._data, **attrs)
-    if isinstance(out, np.generic):
-        out = xp.asarray(out)
+    out = contiguous_result(op.forward(xp, t._data, **attrs), xp)
     result = wrap_result(out, t)
     if needs_grad((t,)):
         record(op, (t,), (result,), attrs)
@@ -177,7 +190,8 @@ def _(ctx, grad):
     centered = x - x.mean(dims if dims is not None else None, keepdim=True) \
         if dims is not None else x - x.mean()
     g = _expand_back(grad, x.shape, dims or (), keepdim) if dims is not None else grad
-    return (g * centered * (2.0 / (n - ctx.correction)),)
+    dof = n - ctx.correction
+    return (g * centered * (2.0 / dof if dof else float("inf")),)  # C's 2.0 / 0
 
 
 @declare("std", "StdBackward0", saves={"self": (0,), "result": (0,)})
@@ -200,8 +214,7 @@ def _(ctx, grad):
 def var_std(op, t, dim=None, unbiased=None, keepdim=False, correction=None):
     src = _BY_NP[t._data.dtype]
     if not src.is_floating_point:
-        raise RuntimeError(f"{op.name}(): input dtype should be either floating point or "
-                           f"complex dtypes. Got {src.scalar_name} instead.")
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
     dims = None if dim is None else normalize_dims(dim, t._data.ndim)
@@ -288,7 +301,8 @@ def max_min(name, t, dim=None, keepdim=False):
     if t._data.ndim == 0:
         indices = xp.asarray(0)
     op = max_dim if name == "max" else min_dim
-    values = xp.asarray(op.forward(xp, t._data, axis, keepdim))
+    values = contiguous_result(op.forward(xp, t._data, axis, keepdim), xp)
+    indices = contiguous_result(indices, xp)
     values_t = wrap_result(values, t)
     indices_t = wrap_result(indices.astype(np.int64, copy=False), t)
     if needs_grad((t,)):
@@ -298,6 +312,8 @@ def max_min(name, t, dim=None, keepdim=False):
 
 def argmax_min(name, t, dim=None, keepdim=False):
     xp = t._backend.xp
+    if t._data.dtype == np.bool_:
+        raise RuntimeError(f"{name}(): does not support bool input")
     fn = xp.argmax if name == "argmax" else xp.argmin
     if dim is None:
         out = xp.asarray(fn(t._data.reshape(-1)))
@@ -307,7 +323,7 @@ def argmax_min(name, t, dim=None, keepdim=False):
         d = S.wrap_dim(dim, t._data.ndim)
         out = xp.asarray(fn(t._data, axis=d if t._data.ndim else None,
                             keepdims=keepdim and t._data.ndim > 0))
-    return wrap_result(out.astype(np.int64, copy=False), t)
+    return wrap_result(contiguous_result(out.astype(np.int64, copy=False), xp), t)
 
 
 def all_any(name, t, dim=None, keepdim=False):
@@ -316,5 +332,5 @@ def all_any(name, t, dim=None, keepdim=False):
     axis = None if dim is None else normalize_dims(dim, t._data.ndim)
     out = xp.asarray(fn(t._data, axis=axis, keepdims=keepdim))
     dt = np.uint8 if t._data.dtype == np.uint8 else np.bool_
-    return wrap_result(out.astype(dt, copy=False), t)
+    return wrap_result(contiguous_result(out.astype(dt, copy=False), xp), t)
 

@@ -46,10 +46,20 @@ def _view_from_geometry(t, shape, strides, offset, op, attrs, record_grad=True):
     buf = t.untyped_storage().buffer
     data = t._backend.as_strided(buf, tuple(shape), tuple(strides), offset)
     out = alias(R.Tensor, t, data)
+    if op is unsafe_view:  # torch's _unsafe_view: shares memory, but is no view to autograd
+        if record_grad and needs_grad((t,)):
+            record(op, (t,), (out,), attrs)
+        return out
     out._base = t._base if t._base is not None else t
-    if record_grad and needs_grad((t,)):
-        record(op, (t,), (out,), attrs)
-        out._view_version = out._vc.value
+    if record_grad and t._requires_grad:
+        if GradMode.enabled:
+            record(op, (t,), (out,), attrs)
+            out._view_version = out._vc.value
+            if t._creation_meta is not None:
+                out._creation_meta = t._creation_meta  # a view of a view inherits it
+        else:
+            out._requires_grad = True  # a differentiable view, made in no_grad mode
+            out._creation_meta = NO_GRAD_MODE
     return out
 
 
@@ -198,7 +208,8 @@ def select(shape, strides, offset, dim, index):
     d = S.wrap_dim(dim, n)
     size = shape[d]
     if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"[{', '.join(map(str, shape))}] at dimension {d}")
     index %= size
     return (list(shape[:d]) + list(shape[d + 1:]), list(strides[:d]) + list(strides[d + 1:]),
             offset + index * strides[d])
@@ -309,10 +320,16 @@ def multi_view(t, op, pieces, attrs):
     outs = []
     for shape, strides, offset in pieces:
         outs.append(_view_from_geometry(t, shape, strides, offset, None, None, False))
-    if needs_grad((t,)):
-        record(op, (t,), outs, attrs)
-        for o in outs:
-            o._view_version = o._vc.value
+    if t._requires_grad:
+        if GradMode.enabled:
+            record(op, (t,), outs, attrs)
+            for o in outs:
+                o._view_version = o._vc.value
+                o._creation_meta = MULTI_OUTPUT_NODE  # Note [view + in-place errors]
+        else:
+            for o in outs:
+                o._requires_grad = True
+                o._creation_meta = NO_GRAD_MODE
     return tuple(outs)
 
 
@@ -397,20 +414,84 @@ def _multi_node_class(op, n):
 
 # -- in-place through a view: CopySlices ----------------------------------------------------------
 
+# Note [view + in-place errors]
+# A differentiable view remembers how it was made (``_creation_meta``; None is torch's
+# DEFAULT).  An in-place op on it, or reading its grad_fn after its base changed in place,
+# is refused when rebasing its history would be wrong, with torch's words:
+#
+#     a, b = y.unbind()       MULTI_OUTPUT_NODE    one node owns several views
+#     with no_grad: v = y[0]  NO_GRAD_MODE         the view has no history to rebase
+#     Fn.apply(x) -> x alias  IN_CUSTOM_FUNCTION   rebasing would bypass Fn.backward
+#
+# Views of such views inherit the mark.
+
+MULTI_OUTPUT_NODE = "multi_output_node"
+NO_GRAD_MODE = "no_grad_mode"
+INFERENCE_MODE = "inference_mode"
+IN_CUSTOM_FUNCTION = "in_custom_function"
+
+_META_TAIL = {
+    MULTI_OUTPUT_NODE: " This view is the output of a function that returns multiple views. "
+                       "Such functions do not allow the output views to be modified inplace. "
+                       "You should replace the inplace operation by an out-of-place one.",
+    NO_GRAD_MODE: " Given that this use case is ambiguous and error-prone, it is forbidden. You "
+                  "can clarify your code by moving both the view and the inplace either both "
+                  "inside the no_grad block (if you don't want the inplace to be tracked) or "
+                  "both outside (if you want the inplace to be tracked).",
+    INFERENCE_MODE: " Given that this use case is ambiguous and error-prone, it is forbidden. "
+                    "You can clarify your code by moving both the view and the inplace either "
+                    "both inside the inference_mode block (if you don't want the inplace to be "
+                    "tracked) or both outside (if you want the inplace to be tracked).",
+    IN_CUSTOM_FUNCTION: " This view was created inside a custom Function (or because an input "
+                        "was returned as-is) and the autograd logic to handle view+inplace "
+                        "would override the custom backward associated with the custom "
+                        "Function, leading to incorrect gradients. This behavior is forbidden. "
+                        "You can fix this by cloning the output of the custom Function.",
+}
+
+
+def handle_view_on_rebase(view, indirect=False):
+    """Raise torch's error if ``view``'s history may not be rebased (Note [view + in-place
+    errors]); ``indirect``: its base (or another view of it) was the one modified."""
+    meta = view._creation_meta
+    if meta is None:
+        return
+    what = "its base or another view of its base has been" if indirect else "is being"
+    fn = view._grad_fn
+    name = graph.short_name(fn) if fn is not None else None
+    if meta in (NO_GRAD_MODE, INFERENCE_MODE) or fn is None:
+        prefix = (f"Output {view._output_nr} of {name} is a view of a view which was created in"
+                  if fn is not None else "A view was created in")
+        if meta == INFERENCE_MODE:
+            msg = f"{prefix} inference mode and {what} modified inplace in normal mode."
+        else:
+            msg = f"{prefix} no_grad mode and {what} modified inplace with grad mode enabled."
+    else:
+        msg = f"Output {view._output_nr} of {name} is a view and {what} modified inplace."
+    raise RuntimeError(msg + _META_TAIL[meta])
+
+
 class CopySlices(graph.Node):
     """Note [CopySlices]: an in-place op on a view rewrites the *base's* history.
 
     ::
 
-        base ──view──> v ;  v.mul_(2)
-        base.grad_fn = CopySlices(base's old edge, v's geometry, MulBackward0)
+        y = x.clone();  v = y[1:];  v.mul_(w)
 
-    Backward: the incoming gradient of the base is copied; the region that ``v`` covers is
-    replaced by what the in-place op's backward gives for its ``self``; the op's other
-    inputs get their gradients as usual.
+        before:  y ── CloneBackward0 ── x          v ── SliceBackward0 ── y
+        after:   y ── CopySlices ──┬── CloneBackward0 ── x     (y's old history)
+                                   └── w's edge                (MulBackward0's other input)
+                 v ── AsStridedBackward0 ── y   (regenerated from the base on next use)
+
+    Backward: the base's gradient passes through unchanged except for the region ``v``
+    covers, which is replaced by what the in-place op's backward (``fn``, here
+    MulBackward0) gives for its ``self``; the op's other inputs get their gradients as
+    usual.  The region is kept as the base's flat (row-major) indices of ``v``'s elements,
+    so the formula is written in differentiable ops (double backward works) whatever the
+    base's strides.
     """
 
-    __slots__ = ("view_geometry", "fn")
+    __slots__ = ("index", "base_shape", "fn")
 
     def name(self):
         return "torch::autograd::CopySlices"
@@ -419,49 +500,95 @@ class CopySlices(graph.Node):
         grad = grads[0]
         if grad is None:
             return (None,) * len(self.next_functions)
-        result = grad.clone()
-        shape, strides, offset = self.view_geometry
-        base_offset = result.storage_offset()
-        window = _view_from_geometry(result, shape, strides, base_offset + offset, as_strided,
-                                     {"size": shape, "stride": strides,
-                                      "storage_offset": base_offset + offset}, False)
-        res = self.fn.apply([window.clone()])
+        from .indexing import getitem, index_put
+        flat = grad.reshape(-1)
+        index = R.wrap_result(self.index, grad)
+        res = self.fn([getitem(flat, index)])
         outs = [None] * len(self.next_functions)
-        if res[0] is not None:
-            window._data[...] = res[0]._data
-        outs[0] = result
-        for i in range(1, len(res)):
-            outs[i] = res[i]
+        for i, r in enumerate(res):
+            if r is None:
+                continue
+            if i == 0:
+                outs[0] = index_put(flat, (self.index,), r).reshape(self.base_shape)
+            else:
+                outs[i] = r
         return tuple(outs)
 
     def release(self):
         self.fn.release()
 
 
-def copy_slices(view, op, inputs, attrs, originals=None):
-    """Rebase ``view``'s base history after the in-place ``op`` wrote through ``view``."""
+def _flat_index(base, view):
+    """The row-major positions in ``base`` of ``view``'s elements (Note [CopySlices])."""
+    xp = base._backend.xp
+    shape, strides, offset = geometry_of(view)
+    bshape, bstrides, boffset = geometry_of(base)
+    span = max(boffset + sum((n - 1) * s for n, s in zip(bshape, bstrides) if n) + 1,
+               offset + sum((n - 1) * s for n, s in zip(shape, strides) if n) + 1)
+    pos = xp.zeros(span, dtype=xp.int64)
+    base._backend.as_strided(pos, tuple(bshape), tuple(bstrides), boffset)[...] = \
+        xp.arange(base._data.size, dtype=xp.int64).reshape(bshape)
+    return xp.array(base._backend.as_strided(pos, tuple(shape), tuple(strides), offset))
+
+
+def _copy_slices_node(view, fn):
     base = view._base
-    fn = record(op, inputs, (view,), attrs, originals)
     node = CopySlices()
     graph.Node.__init__(node, (graph.gradient_edge(base),) + fn.next_functions[1:])
-    shape, strides, offset = geometry_of(view)
-    node.view_geometry = (shape, strides, offset - base.storage_offset())
+    node.index = _flat_index(base, view)
+    node.base_shape = base._data.shape
     node.fn = fn
     base._grad_fn = node
     base._requires_grad = True
     base._output_nr = 0
     regenerate_view_grad_fn(view)
+    return fn
+
+
+def copy_slices(view, op, inputs, attrs, originals=None):
+    """Rebase ``view``'s base history after the in-place ``op`` wrote through ``view``."""
+    fn = record(op, inputs, (view,), attrs, originals)
+    _copy_slices_node(view, fn)
+    return fn
+
+
+def rebase_through_copy_slices(view, fn, output_nr=0):
+    """The same for a custom Function node ``fn`` that marked ``view`` dirty."""
+    _copy_slices_node(view, fn)
+
+
+def check_inplace_of_function(t):
+    """A custom Function's ``mark_dirty`` on a leaf that requires grad (torch's error)."""
+    handle_view_on_rebase(t)
+    if t._requires_grad and t._grad_fn is None and t._base is None:
+        raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
+                           "operation.")
+
+
+# The grad_fn a view gets after an in-place change of its base: named AsStridedBackward0 as in
+# torch; its backward scatters into the base's flat (row-major) positions of the view's
+# elements (Note [CopySlices]), so any base strides work and double backward works.
+_regenerated = ViewOp("as_strided", "AsStridedBackward0", as_strided.geometry)
+
+
+@_regenerated.def_backward
+def _(ctx, grad):
+    from .indexing import index_put
+    shape = ctx.input_meta[0][0]
+    flat = R.wrap_result(grad._backend.xp.zeros(math.prod(shape), dtype=grad._data.dtype), grad)
+    return (index_put(flat, (ctx.attrs["index"],), grad, accumulate=True).reshape(shape),)
 
 
 def regenerate_view_grad_fn(view):
     """A view whose base changed in place gets a fresh ``AsStridedBackward0`` from the base."""
     base = view._base
     shape, strides, offset = geometry_of(view)
-    attrs = {"size": tuple(shape), "stride": tuple(strides), "storage_offset": offset}
+    attrs = {"size": tuple(shape), "stride": tuple(strides), "storage_offset": offset,
+             "index": _flat_index(base, view)}
     prev = GradMode.enabled
     GradMode.enabled = True
     try:
-        record(as_strided, (base,), (view,), attrs)
+        record(_regenerated, (base,), (view,), attrs)
     finally:
         GradMode.enabled = prev
     view._view_version = view._vc.value
@@ -470,6 +597,8 @@ def regenerate_view_grad_fn(view):
 def refresh_view_grad_fn(t):
     """Regenerate a differentiable view's grad_fn if an in-place op changed it since."""
     if t._view_version != t._vc.value and t._base._requires_grad:
+        if t._creation_meta is not None:
+            handle_view_on_rebase(t, indirect=True)
         regenerate_view_grad_fn(t)
 
 

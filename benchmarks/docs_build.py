@@ -1,0 +1,59 @@
+"""The docs build: a clean build and a no-change rebuild, timed.
+
+The sources (conf.py, docs/, gallery/) are copied into a temporary directory, without the
+build products (docs/_build, docs/auto_gallery, docs/generated), and ``src`` is linked in:
+"clean" really starts from nothing (sphinx-gallery would otherwise skip examples whose
+outputs it finds), and the working tree is left alone. The build runs as ``nox -s docs``
+does: ``sphinx-build -W --keep-going -c . -b html docs <out>``.
+"""
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .harness import fmt_time, table
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCTS = {"_build", "auto_gallery", "generated", "jupyter_execute", "sg_execution_times.rst",
+            "__pycache__", ".ipynb_checkpoints"}
+
+
+def _copy_sources(dest):
+    shutil.copy2(ROOT / "conf.py", dest / "conf.py")
+    for folder in ("docs", "gallery"):
+        shutil.copytree(ROOT / folder, dest / folder,
+                        ignore=lambda _dir, names: [n for n in names if n in PRODUCTS])
+    (dest / "src").symlink_to(ROOT / "src", target_is_directory=True)
+
+
+def _build(src):
+    cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-c", ".", "-b", "html",
+           "docs", "docs/_build/html"]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=src, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    status = "ok" if proc.returncode == 0 else (
+        f"FAILED (exit {proc.returncode}): "
+        + (proc.stderr.strip().splitlines() or [""])[-1][:90])
+    return seconds, status
+
+
+def run():
+    """The printed report (a table, or why there is none)."""
+    if importlib.util.find_spec("sphinx") is None:
+        return "docs build: skipped, Sphinx is not installed (pip install -e '.[docs]')"
+    with tempfile.TemporaryDirectory(prefix="doctensor-docs-bench-") as tmp:
+        src = Path(tmp)
+        _copy_sources(src)
+        print("  docs: clean build ...", file=sys.stderr, flush=True)
+        clean = _build(src)
+        print("  docs: no-change rebuild ...", file=sys.stderr, flush=True)
+        again = _build(src)
+    rows = [["clean build", fmt_time(clean[0]), clean[1]],
+            ["no-change rebuild", fmt_time(again[0]), again[1]]]
+    return "docs build (sphinx-build -W, sources copied to a temp dir)\n" + table(
+        rows, ["build", "time", "status"])

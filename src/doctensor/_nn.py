@@ -1,0 +1,17 @@
+"""``doctensor._nn``: the kernels that ``torch.nn.functional`` calls as ``torch._C._nn.*``.
+
+``nn/functional.py`` is written against ``doctensor``'s public API; what torch itself keeps
+in ``torch._C._nn`` (``gelu``, ``mse_loss``, ``nll_loss`` ...) lives here, declared in
+``ops/nn_ops.py`` with its grad_fn name.
+"""
+
+from .ops.nn_ops import (
+    binary_cross_entropy,
+    gelu,
+    leaky_relu,
+    mse_loss,
+    nll_loss,
+    one_hot,
+)
+
+__all__ = ["binary_cross_entropy", "gelu", "leaky_relu", "mse_loss", "nll_loss", "one_hot"]

@@ -1,0 +1,238 @@
+"""``torch.nn.functional``: layers as functions, written with doctensor's public API.
+
+The kernels torch keeps in ``torch._C._nn`` come from ``doctensor._nn`` (declared with their
+grad_fn names in ``ops/nn_ops.py``); the rest is composed from tensor ops exactly as torch
+composes it, so the autograd graph shows the same nodes (``linear`` on a 2-D input is one
+``AddmmBackward0``; ``l1_loss`` is ``MeanBackward0 <- AbsBackward0 <- SubBackward0``).
+"""
+
+import warnings
+
+import doctensor as torch
+from doctensor import _nn
+
+__all__ = ["linear", "bilinear", "relu", "leaky_relu", "sigmoid", "tanh", "gelu", "softmax",
+           "log_softmax", "dropout", "mse_loss", "l1_loss", "cross_entropy", "nll_loss",
+           "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot", "embedding",
+           "layer_norm", "batch_norm"]
+
+
+# -- layers ---------------------------------------------------------------------------------
+
+
+def linear(input, weight, bias=None):
+    """``input @ weight.T + bias``: ``addmm`` on 2-D inputs, folded to 2-D otherwise."""
+    if bias is None:
+        return input.matmul(weight.t())
+    if input.dim() == 2:
+        return torch.addmm(bias, input, weight.t())
+    out = torch.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    return out.view(*input.shape[:-1], weight.shape[0])
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """``out[n, k] = input1[n] @ weight[k] @ input2[n] (+ bias[k])``."""
+    out = (input1[:, None, None, :].matmul(weight)[:, :, 0, :] * input2.unsqueeze(1)).sum(-1)
+    return out if bias is None else out + bias
+
+
+def relu(input, inplace=False):
+    return input.relu_() if inplace else input.relu()
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    out = _nn.leaky_relu(input, negative_slope)
+    return input.copy_(out) if inplace else out
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
+def tanh(input):
+    return input.tanh()
+
+
+def gelu(input, approximate="none"):
+    return _nn.gelu(input, approximate)
+
+
+def _softmax_dim(name, ndim, stacklevel):
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
+    return input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return input.log_softmax(dim, dtype=dtype)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero elements with probability ``p`` and scale the rest by ``1/(1-p)`` (training only).
+
+    The noise is torch's: the same seed drops the same elements (TORCH_EXACTNESS A.8).
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if inplace:
+        if training and p > 0:
+            input.mul_(torch.dropout(torch.ones_like(input), p, True))
+        return input
+    return torch.dropout(input, p, training)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx = weight.size(0) + padding_idx
+    return torch.embedding(weight, input, -1 if padding_idx is None else padding_idx)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    return torch.layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    return torch.batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
+                            eps)
+
+
+def one_hot(tensor, num_classes=-1):
+    return _nn.one_hot(tensor, num_classes)
+
+
+# -- losses ---------------------------------------------------------------------------------
+
+
+def _legacy_reduction(size_average, reduce, reduction):
+    """The old ``size_average``/``reduce`` flags as a ``reduction`` string (with torch's
+    warning)."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    ret = "mean" if size_average and reduce else ("sum" if reduce else "none")
+    warnings.warn(f"size_average and reduce args will be deprecated, please use "
+                  f"reduction='{ret}' instead.", stacklevel=3)
+    return ret
+
+
+def _warn_size(input, target):
+    if target.size() != input.size():
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input "
+                      f"size ({input.size()}). This will likely lead to incorrect results due "
+                      "to broadcasting. Please ensure they have the same size.", stacklevel=3)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """``((input - target) ** 2)`` reduced; grad_fn ``MseLossBackward0``."""
+    _warn_size(input, target)
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if weight is not None:
+        loss = (input - target) ** 2 * weight
+        return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" \
+            else loss
+    return _nn.mse_loss(input, target, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """``|input - target|`` reduced (torch composes it: Sub, Abs, Mean)."""
+    _warn_size(input, target)
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    loss = (input - target).abs()
+    if weight is not None:
+        loss = loss * weight
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    """``-input[n, target[n]] * weight[target[n]]`` reduced; ``input`` holds log-probabilities.
+
+    ``mean`` divides by the summed weights of the targets that are not ``ignore_index``.
+    """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    return _nn.nll_loss(input, target, weight, reduction, ignore_index)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
+                  reduce=None, reduction="mean", label_smoothing=0.0):
+    """Cross entropy of logits ``input`` (N, C) or (C,) against class indices or class
+    probabilities (a floating ``target`` of ``input``'s shape), as torch composes it."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    class_dim = 0 if input.dim() == 1 else 1
+    n_classes = input.shape[class_dim]
+    if input.shape == target.shape and not target.is_floating_point():
+        raise RuntimeError("Expected floating point type for target with class probabilities, "
+                           f"got {target.dtype.scalar_name}")
+    logp = input.log_softmax(class_dim)
+    if input.shape == target.shape:
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        prod = logp * target
+        if weight is not None:
+            shape = [1] * input.dim()
+            shape[class_dim] = n_classes
+            prod = prod * weight.view(shape)
+        if reduction == "mean":
+            return -prod.sum() / (input.numel() // n_classes)
+        if reduction == "sum":
+            return -prod.sum()
+        return -prod.sum(class_dim)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing == 0:
+        return nll
+    if weight is not None:
+        shape = [1] * input.dim()
+        shape[class_dim] = n_classes
+        smooth = -(logp * weight.view(shape)).sum(class_dim)
+    else:
+        smooth = -logp.sum(class_dim)
+    ignore = target == ignore_index
+    smooth = torch.where(ignore, 0.0, smooth)
+    if reduction == "mean":
+        if weight is not None:
+            ret = smooth.sum() / weight[target[ignore.logical_not()]].sum()
+        else:
+            ret = smooth.sum() / ignore.logical_not().sum()
+    elif reduction == "sum":
+        ret = smooth.sum()
+    else:
+        ret = smooth
+    return (1 - label_smoothing) * nll + ret * (label_smoothing / n_classes)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    """``-(t * log(x) + (1 - t) * log(1 - x))`` (each log clamped at -100), reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input "
+                         f"size ({input.size()}) is deprecated. Please ensure they have the "
+                         "same size.")
+    return _nn.binary_cross_entropy(input, target, weight, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
+                                     reduce=None, reduction="mean", pos_weight=None):
+    """BCE of ``sigmoid(input)``, computed stably from the logits."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size "
+                         f"({input.size()})")
+    return torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)

@@ -1,0 +1,14 @@
+"""The layers of ``torch.nn``."""
+
+from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .container import ModuleDict, ModuleList, Sequential
+from .linear import Bilinear, Identity, Linear
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .misc import Dropout, Embedding, Flatten, Unflatten
+from .module import Module
+from .normalization import BatchNorm1d, LayerNorm
+
+__all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Identity", "Linear", "Bilinear",
+           "ReLU", "LeakyReLU", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax", "Flatten",
+           "Unflatten", "Dropout", "Embedding", "LayerNorm", "BatchNorm1d", "MSELoss", "L1Loss",
+           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]

@@ -1,0 +1,298 @@
+"""The autograd graph against torch 2.13: CopySlices, view rules, hooks, grad/backward, errors.
+
+Each scenario is a small program run under torch and under doctensor (``torch`` names the
+library inside it); what it leaves in ``out``, or the error it raises, must be the same:
+values, dtypes, strides, ``requires_grad``, ``is_leaf``, ``grad_fn`` names, and error
+messages word for word.
+"""
+
+import textwrap
+import warnings
+
+import pytest
+import torch  # noqa: F401  (the oracle)
+from _oracle import Raised, assert_same
+
+import doctensor
+
+
+def run(src, T):
+    env = {"torch": T, "names": names}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            exec(textwrap.dedent(src), env)
+        except Exception as e:  # noqa: BLE001 - the error is the outcome under test
+            return Raised(e)
+    return env.get("out")
+
+
+def names(fns):
+    """grad_fn / next_functions as names (objects differ between libraries)."""
+    return [None if f is None else type(f).__name__ for f, _ in fns]
+
+
+SCENARIOS = {
+    # -- CopySlices: in-place through views of tensors with history -----------------------------
+    "setitem_copyslices": """
+        x = torch.ones(3, requires_grad=True); y = x.clone(); y[0] = 5
+        out = y, names(y.grad_fn.next_functions), y.grad_fn.name()""",
+    "view_mul_": """
+        x = torch.ones(3, requires_grad=True); w = torch.full((2,), 3., requires_grad=True)
+        y = x.clone(); v = y[1:]; v.mul_(w); y.sum().backward()
+        out = y, v, v.grad_fn.name(), x.grad, w.grad, y._version, v._version""",
+    "view_of_view": """
+        x = torch.arange(6., requires_grad=True); y = x * 2; v = y.view(2, 3)[1]; w = v[1:]
+        w.mul_(w.detach() + 1); (y * y).sum().backward()
+        out = y, v, w, x.grad, y._version, names(y.grad_fn.next_functions)""",
+    "view_then_base_inplace": """
+        x = torch.arange(4., requires_grad=True); y = x * 1; v = y[1:3]; y.mul_(2)
+        out = v, v.grad_fn.name(); v.sum().backward(); out = out + (x.grad,)""",
+    "setitem_tensor_value": """
+        x = torch.ones(3, requires_grad=True); w = torch.tensor(4., requires_grad=True)
+        y = x * 2; y[1] = w * w; (y * y).sum().backward(); out = y, x.grad, w.grad""",
+    "setitem_into_no_grad_base": """
+        w = torch.tensor([2., 3.], requires_grad=True); y = torch.zeros(4); y[1:3] = w * 2
+        y.sum().backward(); out = y, y.grad_fn.name(), w.grad""",
+    "transposed_base": """
+        x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True); y = x.t().clone().t()
+        y[0].mul_(3); y[:, 1].add_(x[0])
+        out = y, torch.autograd.grad((y * y).sum(), x)""",
+    "copyslices_double_backward": """
+        x = torch.tensor([1., 2., 3.], requires_grad=True); y = x.clone(); y[1:].mul_(x[1:])
+        g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+        out = g, torch.autograd.grad(g.sum(), x)""",
+    "detach_of_view": """
+        x = torch.ones(3, requires_grad=True); y = x * 2; d = y[1:].detach(); d.mul_(5)
+        out = y, d, d.requires_grad, d._version, y._version""",
+    "inplace_on_view_of_leaf": """
+        x = torch.ones(4, requires_grad=True); v = x[:2]; v.mul_(2)""",
+    "inplace_on_leaf": """
+        x = torch.ones(4, requires_grad=True); x.add_(1)""",
+    "inplace_on_leaf_no_grad": """
+        x = torch.ones(3, requires_grad=True)
+        with torch.no_grad():
+            x[0].mul_(2); x.mul_(2)
+        out = x, x.is_leaf, x._version""",
+    "saved_tensor_modified": """
+        x = torch.arange(4., requires_grad=True); y = x * 1; z = y * y; y.add_(1)
+        z.sum().backward()""",
+    "saved_result_modified": """
+        x = torch.ones(4, requires_grad=True); y = x.exp(); y.mul_(2); y.sum().backward()""",
+    "saved_through_view_modified": """
+        x = torch.arange(4., requires_grad=True); y = x * 1; w = y[1:] * y[1:]; y.add_(1)
+        w.sum().backward()""",
+    "sigmoid_saves_result_only": """
+        x = torch.arange(4., requires_grad=True); y = x * 1; z = y.sigmoid(); y.add_(1)
+        z.sum().backward(); out = x.grad""",
+    # -- multi-output views ------------------------------------------------------------------
+    "unbind_inplace": """
+        x = torch.ones(3, requires_grad=True); a, b, c = x.clone().unbind(); a.mul_(2)""",
+    "split_inplace": """
+        x = torch.ones(4, requires_grad=True); a, b = x.clone().split(2); a.mul_(2)""",
+    "split_sizes_inplace": """
+        x = torch.ones(4, requires_grad=True); a, b = x.clone().split([1, 3]); b.add_(1)""",
+    "chunk_inplace": """
+        x = torch.ones(4, requires_grad=True); a, b = (x * 1).chunk(2); b[0] = 3""",
+    "unbind_view_of_output_inplace": """
+        x = torch.ones(3, requires_grad=True); y = x.clone(); a = y.unbind()[0]; b = a[...]
+        b.mul_(2)""",
+    "unbind_base_modified_then_grad_fn": """
+        x = torch.ones(3, requires_grad=True); y = x.clone(); a = y.unbind()[0]; y.mul_(2)
+        out = a.grad_fn""",
+    "unbind_base_modified_then_use": """
+        x = torch.ones(3, requires_grad=True); y = x.clone(); a = y.unbind()[0]; y.mul_(2)
+        a.sum().backward()""",
+    "unbind_no_requires_grad_ok": """
+        x = torch.ones(3); a = x.unbind()[0]; a.mul_(2); out = x""",
+    "unbind_of_leaf_copy_into": """
+        x = torch.ones(3, requires_grad=True); y = x.clone(); a = x.unbind()[0]
+        y.unbind()[1].copy_(a)""",
+    "unbind_detach_ok": """
+        x = torch.ones(3, requires_grad=True); a = x.unbind()[0]; out = a.detach().mul_(2), x""",
+    "unbind_backward": """
+        x = torch.arange(6., requires_grad=True); a, b = x.view(2, 3).unbind()
+        (a * b).sum().backward(); out = x.grad, a.grad_fn.name(), a.output_nr, b.output_nr""",
+    "split_backward_unused_piece": """
+        x = torch.arange(5., requires_grad=True); a, b, c = x.split(2)
+        (b * 3).sum().backward(); out = x.grad""",
+    # -- views made in no_grad mode ------------------------------------------------------------
+    "no_grad_view_flags": """
+        x = torch.ones(3, requires_grad=True)
+        with torch.no_grad():
+            a = x[0]
+        out = a.requires_grad, a._base is x, a.grad_fn, a.is_leaf""",
+    "no_grad_view_inplace": """
+        x = torch.ones(3, requires_grad=True); y = x.clone()
+        with torch.no_grad():
+            a = y[0]
+        a.mul_(2)""",
+    "no_grad_view_of_view_inplace": """
+        x = torch.ones(3, requires_grad=True); y = x * 1
+        with torch.no_grad():
+            a = y[0]
+        b = a[...]; b.mul_(2)""",
+    "no_grad_view_inplace_in_no_grad": """
+        x = torch.ones(3, requires_grad=True); y = x.clone()
+        with torch.no_grad():
+            a = y[0]; a.mul_(2)
+        out = y, a._version""",
+    # -- hooks --------------------------------------------------------------------------------
+    "leaf_hook": """
+        x = torch.ones(3, requires_grad=True); h = x.register_hook(lambda g: g * 2)
+        (x * 3).sum().backward(); out = x.grad""",
+    "leaf_hook_removed": """
+        x = torch.ones(3, requires_grad=True); h = x.register_hook(lambda g: g * 2); h.remove()
+        (x * 3).sum().backward(); out = x.grad""",
+    "leaf_hooks_chain": """
+        x = torch.ones(3, requires_grad=True); seen = []
+        x.register_hook(lambda g: g + 1); x.register_hook(lambda g: seen.append(g.clone()))
+        (x * 3).sum().backward(); out = x.grad, seen""",
+    "nonleaf_hook": """
+        x = torch.ones(3, requires_grad=True); y = x * 2; y.register_hook(lambda g: g * 10)
+        (y * y).sum().backward(); out = x.grad""",
+    "nonleaf_hook_remove_context": """
+        x = torch.ones(3, requires_grad=True); y = x * 2
+        with y.register_hook(lambda g: g * 10):
+            pass
+        y.sum().backward(); out = x.grad""",
+    "hook_on_no_grad_tensor": """
+        torch.ones(3).register_hook(lambda g: g)""",
+    "retain_grad": """
+        x = torch.ones(3, requires_grad=True); y = x * 2; y.retain_grad(); z = y * y
+        z.sum().backward(); out = y.grad, y.retains_grad, x.retains_grad, z.retains_grad""",
+    "retain_grad_after_hook": """
+        x = torch.ones(4, requires_grad=True); y = x * 1; y.retain_grad()
+        y.register_hook(lambda g: g * 10); (y * x).sum().backward(); out = y.grad, x.grad""",
+    "retain_grad_leaf_noop": """
+        x = torch.ones(4, requires_grad=True); x.retain_grad(); x.register_hook(lambda g: g * 10)
+        (x * 2).sum().backward(); out = x.grad, x.retains_grad""",
+    "retain_grad_twice_backward": """
+        x = torch.ones(2, requires_grad=True); y = x * 2; y.retain_grad(); z = (y * y).sum()
+        z.backward(retain_graph=True); z.backward(); out = y.grad, x.grad""",
+    "nonleaf_grad_warning_value": """
+        x = torch.ones(2, requires_grad=True); y = x * 2; y.sum().backward(); out = y.grad""",
+    "node_hooks": """
+        x = torch.ones(3, requires_grad=True); y = x * 2; seen = []
+        y.grad_fn.register_hook(lambda gi, go: seen.append((gi, go)))
+        y.sum().backward(); out = seen""",
+    "node_prehook": """
+        x = torch.ones(3, requires_grad=True); y = x * 2
+        y.grad_fn.register_prehook(lambda go: (go[0] * 5,)); y.sum().backward(); out = x.grad""",
+    "node_hook_replaces": """
+        x = torch.ones(3, requires_grad=True); y = x * x
+        y.grad_fn.register_hook(lambda gi, go: (gi[0] * 7, gi[1])); y.sum().backward()
+        out = x.grad""",
+    "node_hook_wrong_count": """
+        x = torch.ones(3, requires_grad=True); y = x * 2
+        y.grad_fn.register_hook(lambda gi, go: (gi[0] * 7,)); y.sum().backward()""",
+    "post_accumulate_hook": """
+        x = torch.ones(3, requires_grad=True); seen = []
+        x.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.clone()))
+        (x * 3).sum().backward(); (x * 3).sum().backward(); out = seen""",
+    # -- the graph's structure ----------------------------------------------------------------
+    "next_functions": """
+        x = torch.ones(2, 2, requires_grad=True); y = (x * 1).exp().sum(0)
+        n = y.grad_fn
+        out = (n.name(), names(n.next_functions), names(n.next_functions[0][0].next_functions),
+               n.next_functions[0][0].next_functions[0][0].next_functions[0][0].variable is x)""",
+    "saved_attributes": """
+        x = torch.ones(2, requires_grad=True); w = torch.full((2,), 3., requires_grad=True)
+        y = x * w; e = x.exp()
+        out = y.grad_fn._saved_self, y.grad_fn._saved_other, e.grad_fn._saved_result""",
+    "saved_attribute_after_backward": """
+        x = torch.ones(2, requires_grad=True); e = x.exp(); e.sum().backward()
+        out = e.grad_fn._saved_result""",
+    # -- torch.autograd.grad / backward --------------------------------------------------------
+    "grad_basic": """
+        x = torch.tensor([1., 2.], requires_grad=True); out = torch.autograd.grad((x * x).sum(), x)""",
+    "grad_capture_before_hook_when_needed": """
+        x = torch.ones(4, requires_grad=True); y = x * 1; y.register_hook(lambda g: g * 10)
+        out = torch.autograd.grad((y * x).sum(), [y, x])""",
+    "grad_leaf_hook_applied": """
+        x = torch.ones(4, requires_grad=True); x.register_hook(lambda g: g * 10)
+        out = torch.autograd.grad((x * 2).sum(), x)""",
+    "grad_does_not_touch_grad": """
+        x = torch.ones(4, requires_grad=True); y = x * 1; y.retain_grad()
+        out = torch.autograd.grad((y * x).sum(), [x]), y.grad, x.grad""",
+    "grad_unused": """
+        x = torch.ones(4, requires_grad=True); y = torch.ones(4, requires_grad=True)
+        out = torch.autograd.grad((x * 2).sum(), [x, y])""",
+    "grad_allow_unused": """
+        x = torch.ones(4, requires_grad=True); y = torch.ones(4, requires_grad=True)
+        out = torch.autograd.grad((x * 2).sum(), [x, y], allow_unused=True)""",
+    "grad_materialize": """
+        x = torch.ones(4, requires_grad=True); y = torch.ones(4, requires_grad=True)
+        out = torch.autograd.grad((x * 2).sum(), [x, y], materialize_grads=True)""",
+    "grad_materialize_not_unused": """
+        x = torch.ones(4, requires_grad=True)
+        torch.autograd.grad((x * 2).sum(), [x], allow_unused=False, materialize_grads=True)""",
+    "grad_input_no_grad": """
+        x = torch.ones(4, requires_grad=True); y = torch.ones(4)
+        torch.autograd.grad((x * 2).sum(), [x, y])""",
+    "grad_output_no_grad": """
+        x = torch.ones(4, requires_grad=True); torch.autograd.grad(torch.ones(4).sum(), [x])""",
+    "grad_empty_inputs": """
+        x = torch.ones(4, requires_grad=True); torch.autograd.grad((x * 2).sum(), [])""",
+    "grad_non_scalar": """
+        x = torch.ones(4, requires_grad=True); torch.autograd.grad(x * 2, x)""",
+    "grad_outputs": """
+        x = torch.ones(3, requires_grad=True)
+        out = torch.autograd.grad([x.sum(), (x * 2).sum()], x, [None, torch.tensor(3.)])""",
+    "grad_outputs_shape": """
+        x = torch.ones(4, requires_grad=True); (x * 2).backward(torch.ones(3))""",
+    "grad_outputs_count": """
+        x = torch.ones(3, requires_grad=True)
+        torch.autograd.backward([x.sum(), x.sum()], [torch.tensor(1.)])""",
+    "grad_of_nonleaf": """
+        x = torch.ones(3, requires_grad=True); y = x * 2
+        out = torch.autograd.grad((y * y).sum(), y)""",
+    "grad_retain_graph": """
+        x = torch.ones(3, requires_grad=True); y = (x.exp() * x).sum()
+        a = torch.autograd.grad(y, x, retain_graph=True); b = torch.autograd.grad(y, x)
+        out = a, b""",
+    "grad_twice_error": """
+        x = torch.ones(3, requires_grad=True); y = (x.exp()).sum()
+        torch.autograd.grad(y, x); torch.autograd.grad(y, x)""",
+    "backward_twice_error": """
+        x = torch.ones(4, requires_grad=True); y = x.exp().sum(); y.backward(); y.backward()""",
+    "backward_no_saved_twice_ok": """
+        x = torch.ones(4, requires_grad=True); y = (x * 2).sum(); y.backward(); y.backward()
+        out = x.grad""",
+    "backward_non_scalar": """
+        x = torch.ones(4, requires_grad=True); (x * 2).backward()""",
+    "backward_no_grad_fn": """
+        torch.ones(2).sum().backward()""",
+    "backward_int_output": """
+        x = torch.ones(2, requires_grad=True); (x * 2).sum().long().backward()""",
+    "backward_inputs_nonleaf": """
+        x = torch.ones(3, requires_grad=True); y = x * 2; (y * y).sum().backward(inputs=[y])
+        out = y.grad, x.grad, y.retains_grad""",
+    "backward_inputs_leaf": """
+        x = torch.ones(3, requires_grad=True); w = torch.ones(3, requires_grad=True)
+        (w * x).sum().backward(inputs=[x]); out = w.grad, x.grad""",
+    "backward_inputs_empty": """
+        x = torch.ones(4, requires_grad=True); torch.autograd.backward((x * 2).sum(), inputs=[])""",
+    "backward_accumulates": """
+        x = torch.ones(2, requires_grad=True); (x * 2).sum().backward(); (x * x).sum().backward()
+        out = x.grad""",
+    "backward_create_graph_grad": """
+        x = torch.tensor([1., 2.], requires_grad=True); (x ** 3).sum().backward(create_graph=True)
+        g = x.grad; out = g, g.requires_grad""",
+    "grad_create_graph_double": """
+        x = torch.tensor([1., 2.], requires_grad=True)
+        g, = torch.autograd.grad((x ** 3).sum(), x, create_graph=True)
+        h, = torch.autograd.grad(g.sum(), x, create_graph=True)
+        out = g, h, torch.autograd.grad(h.sum(), x)""",
+    "grad_set_and_errors": """
+        x = torch.ones(2, requires_grad=True); x.grad = torch.ones(3)""",
+    "requires_grad_nonleaf": """
+        x = torch.ones(2, requires_grad=True); y = x * 2; y.requires_grad = False""",
+    "requires_grad_int": """
+        torch.ones(2, dtype=torch.long).requires_grad_()""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_scenario_matches_torch(name):
+    assert_same(run(SCENARIOS[name], doctensor), run(SCENARIOS[name], torch))

@@ -1,0 +1,214 @@
+"""Optimizers and schedulers against torch 2.13: the same seed, data and steps give the same
+losses, gradients, parameters, versions and state dicts.
+
+Exactness: the optimizer updates are elementwise and follow torch's CPU kernels (``add_``
+with ``alpha`` and ``addcmul_``/``lerp_`` are fused multiply-adds, ``addcdiv_`` is
+``p + (v * t1) / t2``), so a step applied to the *same* gradients gives bit-identical
+parameters (``test_update_rules_are_exact``).  Over a training run the gradients come from
+matrix products and sums that NumPy orders differently from torch's BLAS, so losses and
+parameters agree within float32 round-off (``test_training_runs``: 1e-5).
+"""
+
+import math
+
+import pytest
+from _oracle import doctensor, same_outcome, torch
+
+CONFIGS = {
+    "sgd": ("SGD", dict(lr=0.1)),
+    "sgd_momentum": ("SGD", dict(lr=0.05, momentum=0.9)),
+    "sgd_dampening_wd": ("SGD", dict(lr=0.05, momentum=0.8, dampening=0.3, weight_decay=0.01)),
+    "sgd_nesterov_max": ("SGD", dict(lr=0.05, momentum=0.9, nesterov=True, maximize=True)),
+    "adam": ("Adam", dict(lr=0.01)),
+    "adam_wd_amsgrad": ("Adam", dict(lr=0.01, weight_decay=0.1, amsgrad=True,
+                                     betas=(0.8, 0.99))),
+    "adam_max": ("Adam", dict(lr=0.01, maximize=True, eps=1e-6)),
+    "adamw": ("AdamW", dict(lr=0.01)),
+    "adamw_amsgrad": ("AdamW", dict(lr=0.02, weight_decay=0.05, amsgrad=True)),
+    "rmsprop": ("RMSprop", dict(lr=0.01)),
+    "rmsprop_all": ("RMSprop", dict(lr=0.01, momentum=0.5, centered=True, weight_decay=0.1,
+                                    alpha=0.9)),
+}
+
+
+def _problem(T):
+    T.manual_seed(0)
+    model = T.nn.Sequential(T.nn.Linear(5, 8), T.nn.Tanh(), T.nn.Linear(8, 3))
+    x = T.randn(16, 5)
+    y = T.randint(0, 3, (16,))
+    return model, x, y
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_training_runs(name):
+    cls_name, kwargs = CONFIGS[name]
+
+    def fn(T):
+        model, x, y = _problem(T)
+        opt = getattr(T.optim, cls_name)(model.parameters(), **kwargs)
+        losses, versions = [], []
+        for _ in range(5):
+            opt.zero_grad()
+            loss = T.nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+            versions.append([p._version for p in model.parameters()])
+        sd = opt.state_dict()
+        return (losses, versions, list(model.parameters()), sd["param_groups"],
+                {k: dict(v) for k, v in sd["state"].items()}, repr(opt))
+    same_outcome(fn, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_update_rules_are_exact(name):
+    """Steps on fixed gradients (no matmul involved): bit for bit."""
+    cls_name, kwargs = CONFIGS[name]
+
+    def fn(T):
+        T.manual_seed(0)
+        p = T.nn.Parameter(T.randn(40))
+        q = T.nn.Parameter(T.randn(3, 7))
+        opt = getattr(T.optim, cls_name)([p, q], **kwargs)
+        out = []
+        for step in range(6):
+            p.grad = T.randn(40) * (step + 1)
+            q.grad = T.randn(3, 7)
+            opt.step()
+            out.append((p.detach().clone(), q.detach().clone(), p._version))
+        return out, opt.state_dict()["state"]
+    same_outcome(fn, rtol=0, atol=0)
+
+
+def test_param_groups_zero_grad_and_add_param_group():
+    def fn(T):
+        model, x, y = _problem(T)
+        opt = T.optim.SGD([{"params": model[0].parameters()},
+                           {"params": model[2].parameters(), "lr": 0.5}], lr=0.1, momentum=0.9)
+        T.nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+        opt.zero_grad(set_to_none=False)
+        zeroed = [p.grad for p in model.parameters()]
+        opt.zero_grad()
+        extra = T.nn.Parameter(T.ones(2))
+        opt.add_param_group({"params": extra, "momentum": 0.0})
+        sd = opt.state_dict()
+        return zeroed, [p.grad for p in model.parameters()], sd["param_groups"], repr(opt)
+    same_outcome(fn)
+
+
+def test_optimizer_state_dict_round_trip():
+    def fn(T):
+        model, x, y = _problem(T)
+        opt = T.optim.Adam(model.parameters(), lr=0.01, amsgrad=True)
+        for _ in range(2):
+            opt.zero_grad()
+            T.nn.functional.cross_entropy(model(x), y).backward()
+            opt.step()
+        sd = opt.state_dict()
+        model2, _, _ = _problem(T)
+        model2.load_state_dict(model.state_dict())
+        opt2 = T.optim.Adam(model2.parameters(), lr=0.5)
+        opt2.load_state_dict(sd)
+        for o, m in ((opt, model), (opt2, model2)):
+            o.zero_grad()
+            T.nn.functional.cross_entropy(m(x), y).backward()
+            o.step()
+        return list(model.parameters()), list(model2.parameters()), \
+            opt2.state_dict()["param_groups"]
+    ours, _ = same_outcome(fn, rtol=1e-5, atol=1e-5)
+    for a, b in zip(ours[0], ours[1]):
+        assert a.equal(b)
+
+
+@pytest.mark.parametrize("case", ["lr", "momentum", "wd", "nesterov", "empty", "tensor",
+                                  "betas0", "betas1", "eps", "alpha", "non_leaf", "dup_groups",
+                                  "set", "groups_mismatch"])
+def test_errors(case):
+    def fn(T):
+        p = T.nn.Parameter(T.ones(2))
+        if case == "lr":
+            return T.optim.SGD([p], lr=-1)
+        if case == "momentum":
+            return T.optim.SGD([p], lr=0.1, momentum=-0.5)
+        if case == "wd":
+            return T.optim.Adam([p], weight_decay=-1)
+        if case == "nesterov":
+            return T.optim.SGD([p], lr=0.1, nesterov=True)
+        if case == "empty":
+            return T.optim.SGD([], lr=0.1)
+        if case == "tensor":
+            return T.optim.SGD(p, lr=0.1)
+        if case == "betas0":
+            return T.optim.Adam([p], betas=(1.0, 0.9))
+        if case == "betas1":
+            return T.optim.AdamW([p], betas=(0.9, -0.1))
+        if case == "eps":
+            return T.optim.RMSprop([p], eps=-1)
+        if case == "alpha":
+            return T.optim.RMSprop([p], alpha=-1)
+        if case == "non_leaf":
+            return T.optim.SGD([p * 2], lr=0.1)
+        if case == "dup_groups":
+            return T.optim.SGD([{"params": [p]}, {"params": [p]}], lr=0.1)
+        if case == "set":
+            return T.optim.SGD({p}, lr=0.1)
+        if case == "groups_mismatch":
+            opt = T.optim.SGD([p], lr=0.1)
+            sd = T.optim.SGD([p, T.nn.Parameter(T.ones(1))], lr=0.1).state_dict()
+            return opt.load_state_dict(sd)
+    same_outcome(fn)
+
+
+def test_schedulers():
+    def fn(T):
+        p = T.nn.Parameter(T.ones(2))
+        opt = T.optim.SGD([p], lr=1.0)
+        step = T.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+        lrs = []
+        for _ in range(7):
+            opt.step()
+            step.step()
+            lrs.append((step.get_last_lr(), opt.param_groups[0]["lr"]))
+        opt2 = T.optim.Adam([T.nn.Parameter(T.ones(1))], lr=0.1)
+        lam = T.optim.lr_scheduler.LambdaLR(opt2, lambda e: 0.9 ** e)
+        for _ in range(4):
+            opt2.step()
+            lam.step()
+            lrs.append(lam.get_last_lr())
+        sd = step.state_dict()
+        return lrs, sorted(sd), sd["last_epoch"], sorted(lam.state_dict())
+    same_outcome(fn, rtol=1e-15, atol=0)
+
+
+def test_scheduler_before_optimizer_warns():
+    def fn(T):
+        import warnings
+        opt = T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=1.0)
+        sched = T.optim.lr_scheduler.StepLR(opt, 1)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            sched.step()
+        return [str(m.message) for m in w]
+    same_outcome(fn)
+
+
+def test_step_with_closure_and_no_grad():
+    def fn(T):
+        model, x, y = _problem(T)
+        opt = T.optim.SGD(model.parameters(), lr=0.1)
+
+        def closure():
+            opt.zero_grad()
+            loss = T.nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            return loss
+        loss = opt.step(closure)
+        return loss, model[0].weight.requires_grad, model[0].weight.grad_fn is None, \
+            T.is_grad_enabled()
+    same_outcome(fn, rtol=1e-6, atol=1e-6)
+
+
+def test_oracle_modules_are_the_libraries():
+    assert torch.__name__ == "torch" and doctensor.__name__ == "doctensor"
+    assert math.isfinite(1.0)
