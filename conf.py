@@ -76,7 +76,8 @@ templates_path = ["docs/_templates"]  # relative to this file (the configuration
 suppress_warnings = ["config.cache"]  # sphinx_gallery_conf holds callables
 
 # --- the examples -------------------------------------------------------------------------
-doctensor_fingerprint = outputcheck.fingerprint(ROOT / "src" / "doctensor")
+doctensor_fingerprint = outputcheck.fingerprint(  # a change re-runs every example
+    ROOT / "src" / "doctensor", *sorted((ROOT / "gallery").glob("_*.py")))
 doctensor_device = outputcheck.describe_device()
 sphinx_gallery_conf = {
     "examples_dirs": "../gallery",  # relative to docs/
@@ -116,6 +117,7 @@ napoleon_numpy_docstring = False
 # --- HTML -------------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = "doctensor"
+html_favicon = "docs/_static/favicon.svg"  # also spares the browser a /favicon.ico 404
 html_static_path = ["docs/_static"]
 html_css_files = ["site.css"]
 html_js_files = ["lang-switch.js"]

@@ -41,6 +41,25 @@ def docs_serve(session):
 
 
 @nox.session(python=PYTHON)
+def browser(session):
+    """Headless Chromium over the built site: code and outputs on every gallery page, the
+    language switch (all tab sets, remembered, ?lang=), no console errors.
+
+    Installs Debian's chromium + chromium-driver when missing (tests/browser/install_chromium.sh,
+    root or sudo), builds the site (``-- --no-build`` to reuse docs/_build/html), runs
+    tests/browser.
+    """
+    session.run("sh", "tests/browser/install_chromium.sh", external=True)
+    # selenium 4.52 needs a certifi newer than this machine's package mirror has
+    session.install("-e", ".[docs]", "pytest", "selenium>=4.20,<4.52")
+    args = [a for a in session.posargs if a != "--no-build"]
+    if "--no-build" not in session.posargs:  # diverging outputs are the docs session's failure
+        session.run("sphinx-build", "-q", "-c", ".", "-b", "html", "docs", "docs/_build/html",
+                    success_codes=[0, 1, 2])
+    session.run("pytest", "-q", "tests/browser", *args, env={"DOCTENSOR_BROWSER": "1"})
+
+
+@nox.session(python=PYTHON)
 def lint(session):
     """ruff, and import-linter's contract that imports only go down DESIGN.md's layers."""
     session.install("ruff", "import-linter", "-e", ".")

@@ -30,16 +30,21 @@ def _copy_sources(dest):
     (dest / "src").symlink_to(ROOT / "src", target_is_directory=True)
 
 
-def _build(src):
+def _build(src, label):
+    """(seconds, status); a failing build's whole output goes to a log file in the temp dir."""
     cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-c", ".", "-b", "html",
            "docs", "docs/_build/html"]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=src, capture_output=True, text=True)
     seconds = time.perf_counter() - t0
-    status = "ok" if proc.returncode == 0 else (
-        f"FAILED (exit {proc.returncode}): "
-        + (proc.stderr.strip().splitlines() or [""])[-1][:90])
-    return seconds, status
+    if proc.returncode == 0:
+        return seconds, "ok"
+    log = Path(tempfile.gettempdir()) / f"doctensor-docs-bench-{label}.log"
+    log.write_text(proc.stdout + proc.stderr)
+    lines = proc.stderr.splitlines()
+    first = next((ln for ln in lines if ln.startswith("ERROR")), None) or next(
+        (ln for ln in lines if "WARNING" in ln and "IPKernelApp" not in ln), "")
+    return seconds, f"FAILED (exit {proc.returncode}; {log}): {first.strip()[:80]}"
 
 
 def run():
@@ -50,9 +55,9 @@ def run():
         src = Path(tmp)
         _copy_sources(src)
         print("  docs: clean build ...", file=sys.stderr, flush=True)
-        clean = _build(src)
+        clean = _build(src, "clean")
         print("  docs: no-change rebuild ...", file=sys.stderr, flush=True)
-        again = _build(src)
+        again = _build(src, "rebuild")
     rows = [["clean build", fmt_time(clean[0]), clean[1]],
             ["no-change rebuild", fmt_time(again[0]), again[1]]]
     return "docs build (sphinx-build -W, sources copied to a temp dir)\n" + table(

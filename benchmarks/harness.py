@@ -86,6 +86,7 @@ def call_overhead():
 
 
 def run_case(case, libs, settings, overhead=0.0):
+    """Time one workloads.Case in every library (see the module's docstring for how)."""
     result = Result(case.name, case.target)
     states, outputs = {}, {}
     for name, lib in libs.items():
@@ -107,7 +108,7 @@ def run_case(case, libs, settings, overhead=0.0):
     rounds = settings.rounds
     if settings.calibrate and states:
         one = {name: _time_batch(steps[name], states[name], 1) for name in states}
-        batch = {name: max(1, round(settings.batch_s / t)) for name, t in one.items()}
+        batch = {name: max(1, round(settings.batch_s / max(t, 1e-9))) for name, t in one.items()}
         per_round = sum(batch[name] * one[name] for name in states)
         rounds = max(settings.min_rounds, min(rounds, int(settings.budget_s / per_round)))
 

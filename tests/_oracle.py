@@ -7,6 +7,7 @@ name, or the exception's type and message word for word.
 """
 
 import math
+import os
 import warnings
 
 import numpy as np
@@ -14,8 +15,12 @@ import torch
 
 import doctensor
 
-__all__ = ["both", "assert_same", "outcome", "same_outcome", "tol", "make_input", "snapshot",
-           "DTYPES", "FLOATS", "INTS", "torch", "doctensor"]
+__all__ = ["HYPOTHESIS_EXAMPLES", "both", "assert_same", "assert_unchanged", "outcome",
+           "same_outcome", "tol", "make_input", "sample_values", "snapshot", "DTYPES", "FLOATS",
+           "INTS", "torch", "doctensor"]
+
+# hypothesis examples per property test; raise it to hunt for bugs (CI keeps the suite fast)
+HYPOTHESIS_EXAMPLES = int(os.environ.get("DOCTENSOR_HYPOTHESIS_EXAMPLES", "60"))
 
 DTYPES = ("float32", "float64", "int64", "int32", "uint8", "bool")
 FLOATS = ("float32", "float64")
@@ -134,6 +139,8 @@ def assert_tensor(ours, theirs, rtol=None, atol=None, path="result", strides=Tru
     assert ours.is_leaf == theirs.is_leaf, f"{path}: is_leaf {ours.is_leaf} != {theirs.is_leaf}"
     assert grad_fn_name(ours) == grad_fn_name(theirs), \
         f"{path}: grad_fn {grad_fn_name(ours)} != {grad_fn_name(theirs)}"
+    if os.environ.get("DOCTENSOR_COMPARE_REPR"):
+        assert repr(ours) == repr(theirs), f"{path}: repr\n{ours!r}\n{theirs!r}"
     r0, a0 = tol(str(theirs.dtype)[6:])
     a, b = _np(ours), _np(theirs)
     if r0 == 0 and rtol is None:

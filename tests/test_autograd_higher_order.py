@@ -125,24 +125,20 @@ def test_first_and_second_derivatives_match_torch(name):
 
 # -- gradcheck and gradgradcheck on doctensor's own ops ------------------------------------------
 
-GRADCHECK_SKIP = {
-    # piecewise ops evaluated near their kinks by finite differences are still smooth here;
-    # max/min pick one element and are differentiable at these (distinct) values.
-}
+# (to_float32 is left out: finite differences of a float32 output are too coarse)
+GRADCHECK_OPS = sorted(set(OPS) - {"to_float32"})
+WHOLE = {"views", "select_diagonal", "index", "unbind", "split", "copy_slices",
+         "copy_slices_transposed_base", "matmul", "mm", "mv", "dot", "bmm", "matmul_1d"}
 
 
-@pytest.mark.parametrize("name", sorted(OPS))
+@pytest.mark.parametrize("name", GRADCHECK_OPS)
 def test_gradcheck(name):
     va, vb = _values(2)
-    a = doctensor.tensor(va[:2, :3].copy(), requires_grad=True)
-    b = doctensor.tensor(vb[:2, :3].copy(), requires_grad=True)
+    if name not in WHOLE:  # a smaller sample keeps the finite differences quick
+        va, vb = va[:2, :3].copy(), vb[:2, :3].copy()
+    a = doctensor.tensor(va, requires_grad=True)
+    b = doctensor.tensor(vb, requires_grad=True)
     fn = OPS[name]
-    if name in ("views", "select_diagonal", "index", "unbind", "split", "copy_slices",
-                "copy_slices_transposed_base", "matmul", "mm", "mv", "dot", "bmm", "matmul_1d"):
-        a = doctensor.tensor(va, requires_grad=True)
-        b = doctensor.tensor(vb, requires_grad=True)
-    if name == "to_float32":
-        pytest.skip("float32 output: finite differences in float32 are too coarse by design")
     assert doctensor.autograd.gradcheck(lambda x, y: fn(doctensor, x, y), (a, b))
 
 

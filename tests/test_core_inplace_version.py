@@ -9,7 +9,10 @@ for word.
 
 import pytest
 import torch  # noqa: F401
-from _oracle import assert_same, both, same_outcome
+from _oracle import HYPOTHESIS_EXAMPLES, assert_same, both, outcome, same_outcome
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_core_views import _apply, _ops_for
 
 INPLACE = {
     "add_": lambda T, x: x.add_(1),
@@ -51,10 +54,6 @@ AUGMENTED = {
 }
 
 
-def _random_free(name):
-    return name not in ("uniform_", "normal_")
-
-
 @pytest.mark.parametrize("name", sorted(INPLACE))
 def test_inplace_versions(name):
     fn = INPLACE[name]
@@ -66,7 +65,7 @@ def test_inplace_versions(name):
         d = x.detach()
         data = x.data
         out = fn(T, x)
-        values = x.tolist() if _random_free(name) else None
+        values = x.tolist()  # uniform_/normal_ too: doctensor's CPU generator is torch's
         return {"returns_self": out is x or out is None, "values": values,
                 "versions": [x._version, v._version, d._version, data._version]}
 
@@ -77,8 +76,6 @@ def test_inplace_versions(name):
 def test_inplace_through_view(name):
     """The same op written through a view bumps the base's counter too."""
     fn = INPLACE[name]
-    if name in ("mul_tensor", "add_alpha", "setitem_broadcast", "copy_int"):
-        pytest.skip("needs a (3, 4) target")
 
     def scenario(T):
         T.manual_seed(0)
@@ -86,7 +83,7 @@ def test_inplace_through_view(name):
         x = base[1]
         w = base.view(-1)
         out = fn(T, x)
-        values = base.tolist() if _random_free(name) else None
+        values = base.tolist()
         return {"returns_self": out is x or out is None, "values": values,
                 "versions": [base._version, x._version, w._version]}
 
@@ -97,20 +94,16 @@ def test_inplace_through_view(name):
 def test_inplace_history(name):
     """grad_fn after an in-place op on a non-leaf, on a view of it, and the gradients."""
     fn = INPLACE[name]
-    if name in ("uniform_", "normal_"):
-        pytest.skip("random values: the history is compared in test_random_history")
 
     def scenario(T):
+        T.manual_seed(0)
         leaf = T.arange(12.0).reshape(3, 4).requires_grad_()
         y = leaf * 1.5
         fn(T, y)
         names = [type(y.grad_fn).__name__]
         z = leaf * 2
         view = z[:, :]
-        if name.startswith("setitem") or name in ("copy_", "pow_tensor", "add_tensor"):
-            fn(T, view)
-        else:
-            fn(T, view)
+        fn(T, view)
         names += [type(z.grad_fn).__name__, type(view.grad_fn).__name__]
         (y.sum() + z.sum()).backward()
         return names, leaf.grad, y._version, z._version
@@ -358,3 +351,71 @@ def test_version_error_leaves_graph_usable_after_fix():
         return errs, x.grad
     ours, theirs = both(scenario)
     assert_same(ours, theirs)
+
+
+# -- hypothesis: in-place ops through random views of a non-leaf, then backward ---------------
+
+
+EDITS = {
+    "mul_": lambda T, v, w: v.mul_(2),
+    "mul_w": lambda T, v, w: v.mul_(w.sum()),
+    "add_w": lambda T, v, w: v.add_(w.sum() * 3),
+    "sub_": lambda T, v, w: v.sub_(1.5),
+    "div_": lambda T, v, w: v.div_(4),
+    "exp_": lambda T, v, w: v.exp_(),
+    "sigmoid_": lambda T, v, w: v.sigmoid_(),
+    "tanh_": lambda T, v, w: v.tanh_(),
+    "relu_": lambda T, v, w: v.relu_(),
+    "clamp_": lambda T, v, w: v.clamp_(-1, 1),
+    "pow_": lambda T, v, w: v.pow_(2),
+    "zero_": lambda T, v, w: v.zero_(),
+    "fill_": lambda T, v, w: v.fill_(0.5),
+    "fill_w": lambda T, v, w: v.fill_(w.sum()),
+    "copy_w": lambda T, v, w: v.copy_(w.sum().expand(v.shape) * 2),
+    "setitem": lambda T, v, w: v.__setitem__(..., 3.0),
+    "setitem_w": lambda T, v, w: v.__setitem__(..., w.sum()),
+}
+
+
+@st.composite
+def inplace_cases(draw):
+    shape = draw(st.lists(st.integers(1, 3), min_size=1, max_size=3).map(tuple))
+    chain = []
+    x = torch.zeros(shape)
+    for _ in range(draw(st.integers(0, 3))):
+        ops = [op for op in _ops_for(tuple(x.shape)) if op[0] != "expand_dim"]
+        step = draw(st.sampled_from(ops))
+        chain.append(step)
+        x = _apply(torch, x, step)
+    edit = draw(st.sampled_from(sorted(EDITS)))
+    use_view_after = draw(st.booleans())
+    return shape, chain, edit, use_view_after
+
+
+@settings(max_examples=HYPOTHESIS_EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(inplace_cases())
+def test_random_inplace_through_views_then_backward(case):
+    shape, chain, edit, use_view_after = case
+
+    def scenario(T):
+        n = 1
+        for s in shape:
+            n *= s
+        x = (T.arange(float(n)) / n - 0.3).reshape(shape).requires_grad_()
+        w = T.tensor([0.5, -0.25], requires_grad=True)
+        y = x * 1.5
+        views = [y]
+        for step in chain:
+            views.append(_apply(T, views[-1], step))
+        v = views[-1]
+        early = y.sigmoid()  # saves its result: y's later edit must not matter to it
+        EDITS[edit](T, v, w)
+        names = [type(y.grad_fn).__name__, type(v.grad_fn).__name__]
+        loss = (y * y).sum() + early.sum()
+        if use_view_after:
+            loss = loss + (v * 2).sum()
+        err = outcome(lambda _: loss.backward(), T)
+        return names, err, x.grad, w.grad, y, [u._version for u in views]
+
+    same_outcome(scenario)

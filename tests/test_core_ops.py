@@ -210,6 +210,12 @@ OPS = [
     OpInfo("getitem_list", lambda T, x: x[[0, 2, 0]], [(3, 4), (3,)]),
     OpInfo("getitem_tensor", lambda T, x: x[:, T.tensor([1, 0, 1])], [(3, 4), ((3, 4), "T")]),
     OpInfo("getitem_bool", lambda T, x: x[x > 1], [(3, 4), (5,)]),
+    OpInfo("getitem_0d_index", lambda T, x: x[T.tensor(1)], [(3, 4), (5,), ((3, 4), "T")]),
+    OpInfo("getitem_int_and_list", lambda T, x: x[1, :, [0, 2, 2]], [(2, 3, 4)]),
+    OpInfo("getitem_split_lists", lambda T, x: x[[0, 1], :, [1, 3]], [(2, 3, 4),
+                                                                       ((2, 3, 4), "T")]),
+    OpInfo("getitem_mask_row", lambda T, x: x[T.tensor([True, False, True])],
+           [(3, 4), ((3, 4), "T")]),
 ]
 
 CASES = [pytest.param(op, dt, id=f"{op.name}-{dt}") for op in OPS for dt in op.dtypes]

@@ -10,7 +10,7 @@ A hypothesis test does the same for random chains of views.
 import numpy as np
 import pytest
 import torch  # noqa: F401
-from _oracle import assert_same, both, same_outcome
+from _oracle import HYPOTHESIS_EXAMPLES, assert_same, both, same_outcome
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -247,7 +247,8 @@ def view_chains(draw):
     return shape, layout, chain, edit
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=HYPOTHESIS_EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(view_chains())
 def test_random_view_chains(case):
     shape, layout, chain, edit = case

@@ -34,16 +34,21 @@ def test_tensors_and_containers():
     same_outcome(fn, rtol=0, atol=0)
 
 
+def _net(T):
+    return T.nn.Sequential(T.nn.Linear(3, 4), T.nn.Tanh(), T.nn.BatchNorm1d(4),
+                           T.nn.Linear(4, 2))
+
+
 def test_model_and_optimizer_state_round_trip():
     def fn(T):
         T.manual_seed(0)
-        model = T.nn.Sequential(T.nn.Linear(3, 4), T.nn.BatchNorm1d(4), T.nn.Linear(4, 2))
+        model = _net(T)
         opt = T.optim.Adam(model.parameters(), lr=0.01)
-        model(T.randn(5, 3)).sum().backward()
+        (model(T.randn(5, 3)) ** 2).sum().backward()
         opt.step()
         sd = _round_trip(T, model.state_dict())
         osd = _round_trip(T, opt.state_dict())
-        fresh = T.nn.Sequential(T.nn.Linear(3, 4), T.nn.BatchNorm1d(4), T.nn.Linear(4, 2))
+        fresh = _net(T)
         result = fresh.load_state_dict(sd)
         opt2 = T.optim.Adam(fresh.parameters())
         opt2.load_state_dict(osd)

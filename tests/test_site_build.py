@@ -117,3 +117,49 @@ def test_build_checks_outputs_and_fails_on_any_mutation(project):
     assert f"plot_mut.py:{orphan}: expected-output must be in the text cell right after a " \
         "code cell" in bad.stderr, bad.stderr
     assert bad.stderr.count("expected output(s) do not match") == 1  # one failure, at the end
+
+
+NOTEBOOK = """\
+---
+jupytext:
+  text_representation:
+    format_name: myst
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+
+# 笔记 / Notebook
+
+```{code-cell} ipython3
+print("one")
+```
+
+```{expected-output}
+one
+```
+
+```{code-cell} ipython3
+print("two")
+```
+
+```{expected-output}
+zwei
+```
+"""
+
+
+def test_notebook_outputs_are_checked_too(tmp_path):
+    """A MyST-NB notebook: one matching cell, one mutated expectation, named by .md line."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "gallery").mkdir()
+    (tmp_path / "gallery" / "README.rst").write_text(README, encoding="utf-8")
+    (tmp_path / "docs" / "index.rst").write_text(INDEX + "   nb\n", encoding="utf-8")
+    (tmp_path / "docs" / "nb.md").write_text(NOTEBOOK, encoding="utf-8")
+    line = NOTEBOOK.splitlines().index("zwei")  # the fence is the line before (1-based)
+    bad = _build(tmp_path, "A")
+    assert bad.returncode != 0
+    assert "(of 2 checked)" in bad.stderr, bad.stderr
+    assert f"nb.md:{line}: page nb, code block 2" in bad.stderr, bad.stderr
+    assert "-zwei\n+two" in bad.stderr

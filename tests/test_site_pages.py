@@ -10,8 +10,10 @@ the runner and the normaliser are the site's own (``docs/_ext/outputcheck.py``).
 their code cells the same way (rich ``display()`` output is not a stream and is left out).
 """
 
+import ast
 import importlib.util
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,20 @@ CUDA_SCRIPTS = [p for p in SCRIPTS if ":requires: cuda" in p.read_text(encoding=
 
 def _rel(path: Path) -> str:
     return str(path.relative_to(ROOT))
+
+
+GALLERY = [p for p in SCRIPTS if p.suffix == ".py"]
+
+
+@pytest.mark.parametrize("path", GALLERY, ids=[p.stem for p in GALLERY])
+def test_page_title_is_bilingual_and_fully_underlined(path):
+    """``中文标题 / English title``, underlined to its display width (CJK counts as 2)."""
+    lines = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))).splitlines()
+    title, underline = lines[0], lines[1]
+    width = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in title)
+    assert " / " in title and any(unicodedata.east_asian_width(c) == "W" for c in title), title
+    assert set(underline) == {"="} and len(underline) >= width, \
+        f"{title!r} needs an underline of at least {width} '='"
 
 
 @pytest.fixture

@@ -91,3 +91,11 @@ def test_pictures_display_in_jupyter_and_sphinx_gallery():
     assert isinstance(picture, str)
     assert picture._repr_svg_() == str(picture)
     assert picture._repr_html_().startswith('<div class="dt-diagram"><svg ')
+
+
+def test_graph_after_backward_says_freed_unless_saved_is_off(lib):
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp().sum()
+    y.backward()
+    assert "result: freed" in texts(draw_graph(y))
+    assert not [t for t in texts(draw_graph(y, saved=False)) if "freed" in t or "saved" in t]

@@ -326,9 +326,10 @@ def run_script(script: Script, skip: tuple[str, ...] = ()) -> Run:
 
     This mirrors sphinx-gallery (0.22): each block is compiled under the script's own file
     name with its real line numbers, executed in a fresh ``__main__`` module in the script's
-    folder, stdout and stderr go to one buffer (so warnings interleave as in the build),
-    warnings are shown with Python's default filters, tabs are expanded and ANSI escapes
-    dropped. ``capture_repr=()`` in conf.py means a bare last expression prints nothing.
+    folder (which is also appended to ``sys.path``), stdout and stderr go to one buffer (so
+    warnings interleave as in the build), warnings are shown with Python's default filters,
+    tabs are expanded and ANSI escapes dropped. ``capture_repr=()`` in conf.py means a bare
+    last expression prints nothing.
     """
     path = script.path.resolve()
     main = types.ModuleType("__main__")
@@ -341,6 +342,7 @@ def run_script(script: Script, skip: tuple[str, ...] = ()) -> Run:
     stack = contextlib.ExitStack()
     try:
         os.chdir(path.parent)
+        sys.path.append(str(path.parent))  # as sphinx-gallery: gallery/_helper.py imports
         sys.argv = [path.name]
         sys.modules["__main__"] = main
         if notebook:
@@ -488,11 +490,18 @@ def doctensor_is_torch() -> Iterator[types.ModuleType]:
 
 # --- the build's identity: which doctensor, which device ----------------------------------
 
-def fingerprint(src: str | Path) -> str:
-    """A hash of doctensor's sources and of the device choice, to re-run cached examples."""
+def fingerprint(*sources: str | Path) -> str:
+    """A hash of the given files (folders: their ``*.py``) and of the device choice.
+
+    conf.py hashes doctensor's sources and the gallery's helper modules, so that a change in
+    either re-runs the examples (sphinx-gallery alone only notices changes to a script).
+    """
     digest = hashlib.sha256(os.environ.get("DOCTENSOR_CUDA", "").encode())
-    for file in sorted(Path(src).rglob("*.py")):
-        digest.update(str(file.relative_to(src)).encode() + b"\0" + file.read_bytes())
+    for source in map(Path, sources):
+        files = sorted(source.rglob("*.py")) if source.is_dir() else [source]
+        for file in files:  # names relative to the source: a moved checkout keeps its hash
+            name = file.relative_to(source) if source.is_dir() else file.name
+            digest.update(str(name).encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -182,15 +182,23 @@ def _gallery_executed(app: Sphinx, script: Path) -> bool:
     return flag not in {"false", "0", "no", ""} and bool(re.search(pattern, str(script)))
 
 
+def _say_which_device(app: Sphinx, docname: str, doctree, script: Path | None) -> None:
+    """Pages whose code mentions CUDA say which device ran it (unless they already do)."""
+    source = script or Path(app.env.doc2path(docname))
+    if source.suffix not in {".py", ".md"} or any(
+            "dt-device" in n["classes"] for n in doctree.findall(nodes.container)):
+        return
+    if "cuda" in source.read_text(encoding="utf-8"):
+        section = next(iter(doctree.findall(nodes.section)), None)
+        if section is not None:
+            section.insert(1, device_note(app.config.doctensor_device))
+
+
 def on_doctree_read(app: Sphinx, doctree) -> None:
     docname = app.env.docname
     placed = list(doctree.findall(expected_output))
     script = _gallery_script(app, docname)
-    if script is not None and "cuda" in script.read_text(encoding="utf-8") and not any(
-            "dt-device" in n["classes"] for n in doctree.findall(nodes.container)):
-        section = next(iter(doctree.findall(nodes.section)), None)
-        if section is not None:
-            section.insert(1, device_note(app.config.doctensor_device))
+    _say_which_device(app, docname, doctree, script)
     if script is not None:
         if not _gallery_executed(app, script):
             logger.info("[verify] %s: not executed (plot_gallery, filename_pattern): not "

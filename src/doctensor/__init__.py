@@ -30,9 +30,16 @@ from ._dtypes import (
     uint8,
 )
 from ._tensor_str import set_printoptions
-from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .autograd import (inference_mode, is_anomaly_check_nan_enabled, is_anomaly_enabled,
-                       is_inference_mode_enabled)
+from .autograd import (
+    enable_grad,
+    inference_mode,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .device import device
 from .functions import *  # noqa: F403  (an explicit list: functions.__all__)
 from .functions import __all__ as _function_names

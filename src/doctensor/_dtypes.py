@@ -63,9 +63,9 @@ def from_numpy_dtype(np_dtype):
         return _BY_NP[np.dtype(np_dtype)]
     except KeyError:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
-            "supported types are: float64, float32, float16, complex64, complex128, int64, "
-            "int32, int16, int8, uint8, and bool.") from None
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}. The "
+            "only supported types are: float64, float32, float16, complex64, complex128, int64, "
+            "int32, int16, int8, uint64, uint32, uint16, uint8, and bool.") from None
 
 
 def by_name(name):
@@ -143,6 +143,43 @@ def result_type(tensors, scalars=()):
         d = scalar_dtype(s)
         wrapped = d if wrapped is None else promote_types(wrapped, d)
     return _combine(dim, _combine(zero, wrapped))
+
+
+_C_TYPE = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+           "int64": "int64_t"}
+
+
+def check_fits(value, dtype, c_name=True):
+    """torch's "value cannot be converted to type X without overflow" for a Python number put
+    into an integer dtype (negative ints wrap into unsigned types, as in C; floats must fit).
+    The message names the C type (``uint8_t``) for fill/full, torch's (``uint8``) for
+    ``torch.tensor``."""
+    if isinstance(value, (builtins.bool, np.bool_)):
+        return
+    if dtype.category == 2:  # fill/full also refuse a finite value beyond float32's range
+        big = builtins.float(np.finfo(dtype.np).max)
+        if c_name and dtype.itemsize == 4 and big < abs(value) < builtins.float("inf"):
+            name = "float" if dtype.itemsize == 4 else "c10::Half"
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+        return
+    if dtype.category != 1:
+        return
+    info = np.iinfo(dtype.np)
+    if isinstance(value, (builtins.float, np.floating)):
+        bad = value != value or value > info.max or value < info.min
+    else:
+        v = builtins.int(value)
+        bad = v > info.max or (v < -info.max if info.min == 0 else v < info.min)
+    if bad:
+        name = _C_TYPE[dtype.name] if c_name else dtype.name
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+def cast_scalar(value, dtype):
+    """A Python number converted to ``dtype`` as C does (wrapping ints, truncating floats)."""
+    if dtype.category == 1 and not isinstance(value, (builtins.bool, np.bool_)):
+        return np.array(builtins.int(value)).astype(dtype.np)[()]
+    return dtype.np.type(value)
 
 
 def can_cast(frm, to):

@@ -38,12 +38,13 @@ def broadcast_shapes(a, b):
     n = max(len(a), len(b))
     a = (1,) * (n - len(a)) + tuple(a)
     b = (1,) * (n - len(b)) + tuple(b)
-    out = []
-    for i, (x, y) in enumerate(zip(a, b)):
+    out = [0] * n
+    for i in range(n - 1, -1, -1):  # torch's infer_size reports the last mismatch first
+        x, y = a[i], b[i]
         if x == y or y == 1:
-            out.append(x)
+            out[i] = x
         elif x == 1:
-            out.append(y)
+            out[i] = y
         else:
             raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) "
                                f"at non-singleton dimension {i}")
@@ -165,6 +166,20 @@ def iter_output_strides(shape, operand_strides):
         strides[d] = acc
         acc *= shape[d]
     return tuple(strides)
+
+
+def dense_order(shape, strides):
+    """Dims from slowest to fastest when ``strides`` lay ``shape`` out densely without overlap
+    (some permutation of a contiguous layout), else None."""
+    order = sorted(range(len(shape)), key=lambda d: (-strides[d], -shape[d]))
+    expected = 1
+    for d in reversed(order):
+        if shape[d] == 1:
+            continue
+        if strides[d] != expected:
+            return None
+        expected *= shape[d]
+    return order
 
 
 def wrap_dim(dim, ndim):

@@ -22,6 +22,10 @@ class _Switch:
 
 # Set by ``autograd.grad_mode.inference_mode`` (Note [inference mode]); read by ``wrap``.
 INFERENCE = _Switch()
+INFERENCE_INPLACE_ERROR = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details.")
 
 
 class TensorBase:
@@ -131,8 +135,7 @@ class TensorBase:
 
     def _bump_version(self):
         if self._inference and not INFERENCE.on:  # Note [inference mode]
-            from .ops.pointwise import check_inference_inplace
-            check_inference_inplace(self)
+            raise RuntimeError(INFERENCE_INPLACE_ERROR)
         vc = self._vc
         if vc is None:
             vc = self._vc = VersionCounter()

@@ -37,6 +37,9 @@ eye = creation.eye
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
+    for d in _size(size):
+        if isinstance(d, int) and d < 0:
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
     return creation.full(_size(size), 0, dtype or get_default_dtype(), device, requires_grad)
 
 
@@ -57,23 +60,19 @@ def _like(t, dtype, device):
 
 
 def zeros_like(input, dtype=None, device=None, requires_grad=False):
-    shape, dt, dev = _like(input, dtype, device)
-    return creation.full(shape, 0, dt, dev, requires_grad)
+    return creation.full_like(input, 0, dtype, device, requires_grad)
 
 
 def ones_like(input, dtype=None, device=None, requires_grad=False):
-    shape, dt, dev = _like(input, dtype, device)
-    return creation.full(shape, 1, dt, dev, requires_grad)
+    return creation.full_like(input, 1, dtype, device, requires_grad)
 
 
 def empty_like(input, dtype=None, device=None, requires_grad=False):
-    shape, dt, dev = _like(input, dtype, device)
-    return creation.full(shape, 0, dt, dev, requires_grad)
+    return creation.full_like(input, 0, dtype, device, requires_grad)
 
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
-    shape, dt, dev = _like(input, dtype, device)
-    return creation.full(shape, fill_value, dt, dev, requires_grad)
+    return creation.full_like(input, fill_value, dtype, device, requires_grad)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):

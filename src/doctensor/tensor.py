@@ -1,5 +1,6 @@
 """``Tensor``: thin methods over ``ops/``, Python operators, and autograd properties."""
 
+import math
 import warnings
 import weakref
 
@@ -24,6 +25,12 @@ _NON_LEAF_GRAD_WARNING = (
     "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
 
 
+_NON_LEAF_REQUIRES_GRAD = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+    "variable in a subgraph that doesn't require differentiation use var_no_grad = "
+    "var.detach().")
+
+
 def _size_args(size):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         return tuple(size[0])
@@ -42,11 +49,13 @@ class Tensor(TensorBase):
 
     @requires_grad.setter
     def requires_grad(self, value):
-        if self._grad_fn is not None and not value:
-            raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables. If you want to use a "
-                "computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach().")
+        if self._grad_fn is not None:
+            if value:  # the attribute (not requires_grad_(True)) refuses even True
+                raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+            raise RuntimeError(_NON_LEAF_REQUIRES_GRAD)
+        self._set_requires_grad(value)
+
+    def _set_requires_grad(self, value):
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
@@ -64,7 +73,11 @@ class Tensor(TensorBase):
         """Set ``requires_grad`` in place (leaves only) and return self."""
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        self.requires_grad = requires_grad
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(_NON_LEAF_REQUIRES_GRAD)
+            return self
+        self._set_requires_grad(requires_grad)
         return self
 
     @property
@@ -86,8 +99,9 @@ class Tensor(TensorBase):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                                 f"type {type(value).__name__}")
             if value.dtype is not self.dtype:
+                name = _C_TYPE_NAMES[value.dtype.name]
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_C_TYPE_NAMES[value.dtype.name]}'"
+                    f"attempting to assign a gradient with dtype '{name}'"
                     f" to a tensor with grad_dtype '{self.dtype.scalar_name}'. The gradient must "
                     "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
                     "the tensor's grad_dtype attribute with a specific dtype, or None to allow any "
@@ -361,8 +375,10 @@ class Tensor(TensorBase):
     def reshape(self, *shape):
         """A view when strides allow (Note [view strides]), else a copy."""
         shape = S.infer_size(_size_args(shape), self._data.size)
-        if S.view_strides(self._data.shape, self.stride(), shape) is not None:
+        if self.is_contiguous():
             return V.make_view(self, V.view, {"size": shape})
+        if S.view_strides(self._data.shape, self.stride(), shape) is not None:
+            return V.make_view(self, V.reshape_alias, {"size": shape})
         return V.make_view(creation.clone(self, "contiguous"), V.unsafe_view, {"size": shape})
 
     def reshape_as(self, other):
@@ -430,6 +446,10 @@ class Tensor(TensorBase):
     def unflatten(self, dim, sizes):
         d = S.wrap_dim(dim, self._data.ndim)
         shape = list(self.shape)
+        if -1 not in sizes and math.prod(sizes) != shape[d]:
+            raise RuntimeError(f"unflatten: Provided sizes [{', '.join(map(str, sizes))}] don't "
+                               f"multiply up to the size of dim {dim} ({shape[d]}) in the input "
+                               "tensor")
         sizes = list(S.infer_size(sizes, shape[d]))
         return self.view(*(shape[:d] + sizes + shape[d + 1:]))
 
@@ -542,10 +562,11 @@ class Tensor(TensorBase):
         return P.run(P.mul, (self, other))
 
     def div(self, other, rounding_mode=None):
-        if rounding_mode == "floor":
-            return self.__floordiv__(other)
-        if rounding_mode == "trunc":
-            return P.run(P.trunc, (P.run(P.div, (self, other)),))
+        if rounding_mode is not None:
+            if rounding_mode not in ("trunc", "floor"):
+                raise ValueError("div expected rounding_mode to be one of None, 'trunc', or "
+                                 f"'floor' but found '{rounding_mode}'")
+            return P.run(P.div_rounding, (self, other), {"rounding_mode": rounding_mode})
         return P.run(P.div, (self, other), floating=True)
 
     def pow(self, exponent):

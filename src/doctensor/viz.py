@@ -14,6 +14,7 @@ the code block (the site captures no reprs otherwise); a MyST-NB page shows it a
 through ``IPython.display.SVG(...)``.
 """
 
+import hashlib
 import itertools
 from xml.sax.saxutils import escape
 
@@ -22,7 +23,8 @@ __all__ = ["draw_graph", "draw_storage", "Picture"]
 FONT = 12
 CHAR_W = 7.2  # monospace advance at FONT px (0.6 em)
 PALETTE = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3"]
-_SAVED_FALLBACK = ("_saved_self", "_saved_other", "_saved_result")
+# torch's nodes list their ``_saved_*`` attributes in dir(); nodes that do not may have these
+_SAVED_FALLBACK = ("_saved_self", "_saved_other", "_saved_result", "_saved_mat1", "_saved_mat2")
 
 
 class Picture(str):
@@ -42,10 +44,9 @@ class _Svg:
         self.parts, self.lines = [], []  # lines are drawn first, under the boxes
         self.width = self.height = 0
 
-    def rect(self, x, y, w, h, fill="#fff", stroke="#333", rx=0, dash=False):
-        extra = ' stroke-dasharray="4 3"' if dash else ""
+    def rect(self, x, y, w, h, fill="#fff", stroke="#333", rx=0):
         self.parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
-                          f'rx="{rx}" fill="{fill}" stroke="{stroke}"{extra}/>')
+                          f'rx="{rx}" fill="{fill}" stroke="{stroke}"/>')
         self._grow(x + w, y + h)
 
     def text(self, x, y, s, size=FONT, fill="#222", anchor="middle", bold=False):
@@ -56,20 +57,24 @@ class _Svg:
 
     def line(self, x1, y1, x2, y2):
         self.lines.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                          'stroke="#555" marker-end="url(#arrow)"/>')
+                          'stroke="#555" marker-end="url(#ARROW)"/>')
 
     def _grow(self, x, y):
         self.width, self.height = max(self.width, x), max(self.height, y)
 
     def picture(self):
         w, h = self.width + 10, self.height + 10
+        body = "\n".join([*self.lines, *self.parts])
+        # a page may inline several pictures: each gets its own marker id
+        arrow = "arrow-" + hashlib.sha1(body.encode()).hexdigest()[:10]
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
                 f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="monospace" '
                 'style="max-width: 100%; height: auto">'
-                '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" '
+                f'<defs><marker id="{arrow}" viewBox="0 0 10 10" refX="10" refY="5" '
                 'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
                 '<path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>')
-        return Picture("\n".join([head, *self.lines, *self.parts, "</svg>"]))
+        body = body.replace("url(#ARROW)", f"url(#{arrow})")
+        return Picture("\n".join([head, body, "</svg>"]))
 
 
 def _shape(t):
@@ -78,7 +83,7 @@ def _shape(t):
 
 def _saved(fn):
     """``name: [shape]`` for each tensor a node saved for backward (or why it is unusable)."""
-    names = [n for n in dir(fn) if n.startswith("_saved_")] or _SAVED_FALLBACK
+    names = dict.fromkeys([n for n in dir(fn) if n.startswith("_saved_")] + list(_SAVED_FALLBACK))
     lines = []
     for name in names:
         try:
@@ -94,7 +99,7 @@ def _saved(fn):
 
 # --- the autograd graph -------------------------------------------------------------------
 
-def draw_graph(tensor, params=None, name="output"):
+def draw_graph(tensor, params=None, name="output", saved=True):
     """The backward graph of ``tensor``: its ``grad_fn`` down to the ``AccumulateGrad`` leaves.
 
     Arrows point the way gradients flow (from the output to the leaves), as
@@ -104,36 +109,24 @@ def draw_graph(tensor, params=None, name="output"):
         tensor: the output (for example a loss).
         params: optional ``{name: leaf tensor}`` to label ``AccumulateGrad`` boxes.
         name: the label of the output box.
+        saved: list saved tensors under each node (after a backward they read "freed").
 
     Returns:
         Picture: the SVG document (a ``str``).
     """
     leaf_names = {id(t): n for n, t in (params or {}).items()}
     root = tensor.grad_fn  # None for a leaf: only the tensor's own box is drawn
-    # Longest-path layering: a node sits one row below the lowest node that points to it.
-    depth, order, stack = {}, [], [(root, 0)] if root is not None else []
-    nodes = {}
-    while stack:
-        fn, d = stack.pop()
-        if depth.get(id(fn), -1) >= d:
-            continue
-        if id(fn) not in depth:
-            order.append(fn)
-        depth[id(fn)], nodes[id(fn)] = d, fn
-        stack.extend((nxt, d + 1) for nxt, _ in fn.next_functions if nxt is not None)
-    rows = {}
-    for fn in order:
-        rows.setdefault(depth[id(fn)], []).append(fn)
+    rows = _layers(root) if root is not None else []
 
     svg, pos = _Svg(), {}
     head = f"{name}: {_shape(tensor)}" + ("" if tensor.requires_grad else " (no grad)")
     _box(svg, 10, 10, [head], fill="#e8f0fe", bold_first=True)
     top = 10 + _box_height(1) + 30
-    for d in sorted(rows):
+    for row in rows:
         x, tallest = 10, 0
-        for fn in rows[d]:
-            lines = [type(fn).__name__] + _saved(fn)  # repr's name (torch's name() may
-            # be qualified: torch::autograd::AccumulateGrad)
+        for fn in row:
+            # the name repr shows: torch's name() may be qualified (torch::autograd::...)
+            lines = [type(fn).__name__] + (_saved(fn) if saved else [])
             if hasattr(fn, "variable"):
                 var = fn.variable
                 lines.append(f"{leaf_names.get(id(var), 'leaf')}: {_shape(var)}")
@@ -146,13 +139,40 @@ def draw_graph(tensor, params=None, name="output"):
     if root is not None:
         cx, y0, _ = pos[id(root)]
         svg.line(10 + _box_width([head]) / 2, 10 + _box_height(1), cx, y0)
-    for fn in order:
+    for fn in (fn for row in rows for fn in row):
         cx, _, bottom = pos[id(fn)]
         for nxt, _nr in fn.next_functions:
             if nxt is not None:
                 nx, ny, _ = pos[id(nxt)]
                 svg.line(cx, bottom, nx, ny)
     return svg.picture()
+
+
+def _layers(root):
+    """The graph's nodes in rows: each node one row below the lowest node pointing to it."""
+    nodes, parents, stack = {id(root): root}, {id(root): 0}, [root]
+    while stack:  # find every node, and count the edges into each
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is None:
+                continue
+            if id(nxt) not in nodes:
+                nodes[id(nxt)], parents[id(nxt)] = nxt, 0
+                stack.append(nxt)
+            parents[id(nxt)] += 1
+    depth, ready = {id(root): 0}, [root]
+    while ready:  # topological order (Kahn): a node is placed once all its parents are
+        fn = ready.pop()
+        for nxt, _ in fn.next_functions:
+            if nxt is None:
+                continue
+            depth[id(nxt)] = max(depth.get(id(nxt), 0), depth[id(fn)] + 1)
+            parents[id(nxt)] -= 1
+            if not parents[id(nxt)]:
+                ready.append(nxt)
+    rows = [[] for _ in range(max(depth.values()) + 1)]
+    for key, fn in nodes.items():
+        rows[depth[key]].append(fn)
+    return rows
 
 
 def _box_width(lines):

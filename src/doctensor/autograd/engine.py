@@ -15,7 +15,7 @@ import heapq
 
 from .anomaly_mode import AnomalyMode
 from .grad_mode import GradMode
-from .graph import AccumulateGrad, gradient_edge
+from .graph import gradient_edge
 
 __all__ = ["run_backward"]
 
@@ -24,7 +24,7 @@ def _dependencies(roots):
     """How many edges point at each node reachable from ``roots``."""
     deps = {}
     seen = set(roots)
-    stack = list(roots)
+    stack = list(seen)  # a node that is the root of several outputs counts once
     while stack:
         for nxt, _ in stack.pop().next_functions:
             if nxt is not None:

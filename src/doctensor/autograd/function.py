@@ -18,14 +18,13 @@ back as a new alias of it carrying the node.  ``ctx.save_for_backward`` stores
 import functools
 
 from .grad_mode import GradMode
-from .graph import Node, SavedTensor, gradient_edge
+from .graph import ABOVE, Node, SavedTensor, gradient_edge
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
 
 def _tensor_cls():
-    from ..ops import _registry
-    return _registry.Tensor
+    return ABOVE.tensor_class()
 
 
 class FunctionCtx:
@@ -97,9 +96,8 @@ class BackwardCFunction(Node, FunctionCtx):
         if self.materialize_grads:
             for i, g in enumerate(grads):
                 if g is None and i < len(self._output_info) and self._output_info[i]:
-                    from ..ops import creation
                     shape, dtype, device = self._output_info[i]
-                    grads[i] = creation.full(shape, 0, dtype, device)
+                    grads[i] = ABOVE.zeros(shape, dtype, device)
         res = cls.backward(self, *grads)
         if not isinstance(res, tuple):
             res = (res,)
@@ -229,6 +227,8 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
                 output = cls.forward(ctx, *args, **kwargs)
         finally:
             GradMode.enabled = prev
+        for t in ctx.dirty_tensors:  # torch counts mark_dirty as one more modification
+            t._bump_version()
         if not record:
             if ctx.to_save is not None:
                 ctx._saved = [None if t is None else SavedTensor(t) for t in ctx.to_save]
@@ -247,7 +247,6 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
 def _wire_outputs(ctx, args, outs, T):
     """Attach ``ctx`` as the grad_fn of each differentiable output (Note [custom Function])."""
-    from ..ops.views import check_inplace_of_function, rebase_through_copy_slices
     non_diff = ctx.non_differentiable
     dirty = ctx.dirty_tensors
     result = []
@@ -265,18 +264,17 @@ def _wire_outputs(ctx, args, outs, T):
             continue
         is_input = any(o is a for a in args)
         if is_input and any(o is d for d in dirty):
-            check_inplace_of_function(o)
+            ABOVE.check_dirty(o)
             if o._base is not None and o._base._requires_grad:
-                rebase_through_copy_slices(o, ctx, i)
+                ABOVE.rebase_view(o, ctx)
             else:
                 o._grad_fn = ctx
                 o._output_nr = i
                 o._requires_grad = True
         else:
             if is_input:
-                from ..ops.views import IN_CUSTOM_FUNCTION
                 o = _alias(o)
-                o._creation_meta = IN_CUSTOM_FUNCTION  # Note [view + in-place errors]
+                o._creation_meta = ABOVE.in_custom_function  # Note [view + in-place errors]
             o._grad_fn = ctx
             o._output_nr = i
             o._requires_grad = True

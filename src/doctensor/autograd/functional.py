@@ -7,12 +7,12 @@ is the Jacobian of the Jacobian of a scalar function (``create_graph=True`` insi
 """
 
 from .grad_mode import GradMode
+from .graph import ABOVE
 
 __all__ = ["jacobian", "hessian"]
 
 
 def _as_tuple(x, what, fn):
-    from ..ops import _registry
     if isinstance(x, tuple):
         items = x
         is_tuple = True
@@ -23,7 +23,7 @@ def _as_tuple(x, what, fn):
         items = (x,)
         is_tuple = False
     for i, t in enumerate(items):
-        if not isinstance(t, _registry.Tensor):
+        if not isinstance(t, ABOVE.tensor_class()):
             if is_tuple:
                 raise TypeError(f"The {what} given to {fn} must be either a Tensor or a tuple of "
                                 f"Tensors but the value at index {i} has type {type(t)}.")
@@ -79,8 +79,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
             row = []
             for k, inp in enumerate(inputs):
                 if rows[k]:
-                    from ..ops.joining import stack
-                    block = stack(rows[k], 0).view(out.shape + inp.shape)
+                    block = ABOVE.stack(rows[k], 0).view(out.shape + inp.shape)
                 else:
                     block = inp.new_zeros(tuple(out.shape) + tuple(inp.shape))
                 row.append(block if create_graph else block.detach())
@@ -106,12 +105,11 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         tensor([[ 6.,  0.],
                 [ 0., 12.]])
     """
-    from ..ops import _registry
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
 
     def single_output(*inp):
         out = func(*inp)
-        if isinstance(out, tuple) or not isinstance(out, _registry.Tensor):
+        if isinstance(out, tuple) or not isinstance(out, ABOVE.tensor_class()):
             raise RuntimeError("The function given to hessian should return a single Tensor")
         if out.numel() != 1:
             raise RuntimeError("The Tensor returned by the function given to hessian should "

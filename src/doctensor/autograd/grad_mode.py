@@ -118,8 +118,7 @@ class inference_mode(_GradModeContext):
     def __enter__(self):
         self.prev = GradMode.enabled
         self.prev_inference = _tensor_base.INFERENCE.on
-        if self.mode:
-            GradMode.enabled = False
+        GradMode.enabled = not self.mode  # inference_mode(False) turns grad mode on, as torch
         _tensor_base.INFERENCE.on = self.mode
 
     def __exit__(self, *exc):

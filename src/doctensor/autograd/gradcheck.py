@@ -11,7 +11,9 @@ import warnings
 
 import numpy as np
 
+from .._dtypes import float64
 from .grad_mode import GradMode
+from .graph import ABOVE
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
@@ -21,8 +23,7 @@ class GradcheckError(RuntimeError):
 
 
 def _tensor_cls():
-    from ..ops import _registry
-    return _registry.Tensor
+    return ABOVE.tensor_class()
 
 
 def _as_tuple(x):
@@ -125,9 +126,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 def _fmt(a):
-    from .._dtypes import float64
-    from ..ops import creation
-    return repr(creation.tensor(a.tolist(), dtype=float64))
+    return repr(ABOVE.tensor(a.tolist(), float64))
 
 
 class _enable_grad(_no_grad):
@@ -167,6 +166,5 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
 
 
 def _random_like(o, rng):
-    from ..ops import creation
-    t = creation.tensor(rng.uniform(-1, 1, tuple(o.shape)).tolist(), dtype=o.dtype)
+    t = ABOVE.tensor(rng.uniform(-1, 1, tuple(o.shape)).tolist(), o.dtype)
     return t.requires_grad_(True)

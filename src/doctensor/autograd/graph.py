@@ -179,8 +179,8 @@ class AccumulateGrad(Node):
             return ()
         var = self.variable
         if var._grad is None:
-            if GradMode.enabled:
-                var._grad = new
+            if GradMode.enabled:  # create_graph: a differentiable copy (CopyBackwards)
+                var._grad = _clone_obey_contract(new.detach(), var).copy_(new)
             elif _is_fresh(new) and _obeys_layout_contract(new, var):
                 var._grad = new.detach()
             else:
@@ -197,34 +197,23 @@ class AccumulateGrad(Node):
         return ()
 
 
+from .._strides import dense_order  # noqa: E402
+
 # Note [gradient layout contract]
 # torch stores a leaf's .grad with the leaf's own strides when the leaf is dense (non-overlapping
 # and dense), else contiguous; an incoming gradient that is laid out otherwise is copied.
 
-def _dense_order(shape, strides):
-    """Dims from slowest to fastest if ``strides`` describe a dense layout, else None."""
-    order = sorted(range(len(shape)), key=lambda d: (-strides[d], -shape[d]))
-    expected = 1
-    for d in reversed(order):
-        if shape[d] == 1:
-            continue
-        if strides[d] != expected:
-            return None
-        expected *= shape[d]
-    return order
-
-
 def _obeys_layout_contract(grad, var):
     gst, vst = grad.stride(), var.stride()
     shape = grad._data.shape
-    if _dense_order(shape, vst) is not None:
+    if dense_order(shape, vst) is not None:
         return all(g == v if n != 1 else g != 0 for n, g, v in zip(shape, gst, vst))
     return grad.is_contiguous()
 
 
 def _clone_obey_contract(grad, var):
     shape = var._data.shape
-    order = _dense_order(shape, var.stride()) or list(range(len(shape)))
+    order = dense_order(shape, var.stride()) or list(range(len(shape)))
     xp = grad._backend.xp
     inverse = [0] * len(order)
     for i, d in enumerate(order):
@@ -235,6 +224,17 @@ def _clone_obey_contract(grad, var):
     return wrap(type(grad), data, grad._device, grad._backend)
 
 
+def move_retains_grad(tensor, old):
+    """After an in-place op, ``retain_grad`` follows the tensor to its new grad_fn (torch)."""
+    hooks = old._retains_grad_hooks
+    keep = hooks.pop(tensor._output_nr, None) if hooks else None
+    if keep is not None:
+        new = tensor.grad_fn
+        if new._retains_grad_hooks is None:
+            new._retains_grad_hooks = {}
+        new._retains_grad_hooks[tensor._output_nr] = keep
+
+
 def _is_fresh(t):
     # Note [stealing gradients]: torch keeps the incoming gradient as .grad when nothing else
     # references it.  Every alias (view, detach) creates the source's version counter, so a
@@ -242,14 +242,30 @@ def _is_fresh(t):
     return t._base is None and t._vc is None
 
 
-# Set by ops/views.py: refreshes the grad_fn of a view whose base changed in place.
-VIEW_EDGE_HOOK = None
+class _Above:
+    """Note [layers]: autograd sits below ``ops/`` and ``tensor.py`` (DESIGN.md), yet a few
+    of its tools need them: the Tensor class, some ops (``tensor``, ``zeros``, ``stack``) and
+    the view machinery that rebases history.  ``ops/views.py`` registers them here when it
+    is imported, so autograd never imports upward."""
+
+    tensor_class = None  # () -> the Tensor class
+    tensor = None  # (data, dtype) -> a new tensor (torch.tensor)
+    zeros = None  # (shape, dtype, device) -> zeros
+    stack = None  # (tensors, dim) -> torch.stack
+    view_edge = None  # refresh the grad_fn of a view whose base changed in place
+    rebase_view = None  # (view, node): CopySlices for a custom Function's dirty view
+    check_dirty = None  # (tensor): a custom Function may not mark it dirty (torch's errors)
+    in_custom_function = None  # the CreationMeta of an input a Function returns as-is
+
+
+ABOVE = _Above()
 
 
 def gradient_edge(tensor):
     """The edge ``(node, output_nr)`` through which gradient flows into ``tensor``."""
-    if tensor._view_version is not None:
-        VIEW_EDGE_HOOK(tensor)
+    version = tensor._view_version
+    if version is not None and version != tensor._vc.value:
+        ABOVE.view_edge(tensor)
     fn = tensor._grad_fn
     if fn is not None:
         return (fn, tensor._output_nr)
@@ -271,21 +287,23 @@ def gradient_edge(tensor):
 # saved values are released, and unpacking them again is torch's "backward a second time".
 
 _RELEASED = object()
-_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+_BACKWARD_SUFFIX = re.compile(r"Backward(\d*)$")
 
 
 def short_name(node):
-    """``MulBackward0`` -> ``Mul``: how torch's messages name a node."""
-    return _BACKWARD_SUFFIX.sub("", node.name())
+    """``MulBackward0`` -> ``Mul``, ``PowBackward1`` -> ``Pow1``: how torch's messages name a
+    node ("Backward" goes, and so does a version number of 0)."""
+    return _BACKWARD_SUFFIX.sub(lambda m: m.group(1).lstrip("0"), node.name())
 
 
 class SavedTensor:
     """A value saved for backward, with the version it had when saved."""
 
-    __slots__ = ("value", "version", "is_output", "output_nr")
+    __slots__ = ("value", "version", "is_output", "output_nr", "view_fn")
 
     def __init__(self, value, is_output=False):
         self.is_output = is_output
+        self.view_fn = None  # the output of an in-place op on a view: its new grad_fn (weak)
         if hasattr(value, "_data"):
             if value._inference and not _tensor_base.INFERENCE.on:
                 raise RuntimeError(
@@ -316,6 +334,8 @@ class SavedTensor:
         current = value._vc.value
         if current != self.version:
             grad_fn = node if self.is_output else value.grad_fn
+            if self.view_fn is not None and self.view_fn() is not None:
+                grad_fn = self.view_fn()  # torch names the view's regenerated node
             where = ""
             if grad_fn is not None:
                 where = f", which is output {self.output_nr} of {short_name(grad_fn)},"

@@ -34,7 +34,7 @@ class OpNode(Node):
     def __getattr__(self, name):
         # ctx.self, ctx.result, ctx.dim ...; also torch's grad_fn._saved_self
         if name.startswith("_saved_"):
-            name = name[7:]
+            return self._saved_attribute(name[7:])
         try:
             saved = object.__getattribute__(self, "saved")
             if name in saved:
@@ -43,6 +43,27 @@ class OpNode(Node):
         except (KeyError, AttributeError):
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'") \
                 from None
+
+    def _saved_attribute(self, name):
+        """torch's ``grad_fn._saved_<name>``: None when the formula's users need no grad; a
+        Python number saved as an input reads as the 0-d tensor torch wrapped it in."""
+        saved = object.__getattribute__(self, "saved")
+        if name in saved:
+            value = saved[name].unpack(self)
+            if isinstance(value, (bool, int, float)):
+                from .._dtypes import bool_, float64, int64
+                from .creation import tensor
+                dtype = bool_ if isinstance(value, bool) else \
+                    int64 if isinstance(value, int) else float64
+                return tensor(value, dtype=dtype)
+            return value
+        if name in self.op.saves:
+            return None
+        try:
+            return object.__getattribute__(self, "attrs")[name]
+        except KeyError:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 f"'_saved_{name}'") from None
 
     def apply(self, grads):
         grad = grads if self.multi else grads[0]
@@ -79,6 +100,7 @@ class Op:
         self.saves = saves or {}
         self.backward = None
         self.check = None  # optional check(args) run before anything else (torch's refusals)
+        self.contiguous_out = False  # True: the result is contiguous, whatever the inputs
         self.node_cls = type(grad_fn or name, (OpNode,), {
             "__slots__": (), "op": self, "num_outputs": num_outputs,
             "multi": num_outputs != 1})

@@ -53,12 +53,23 @@ def _infer_dtype(data):
                 walk(v)
         elif isinstance(x, (bool, np.bool_)):
             kinds.add(_dtypes.bool_)
+        elif isinstance(x, np.generic):
+            kinds.add(from_numpy_dtype(x.dtype))  # a NumPy scalar keeps its dtype
+        elif isinstance(x, int) and not -2**63 <= x < 2**63:
+            raise ValueError("Overflow when unpacking long long")
         elif isinstance(x, numbers.Integral):
             kinds.add(int64)
         elif isinstance(x, numbers.Real):
             kinds.add(get_default_dtype())
-        else:
+        elif isinstance(x, str):
             raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+        else:
+            raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+    first = data
+    while isinstance(first, (list, tuple)) and first:
+        first = first[0]
+    if isinstance(first, str):  # torch reads a string as a sequence of strings, forever
+        raise ValueError("too many dimensions 'str'")
     walk(data)
     if not kinds:
         return get_default_dtype()
@@ -68,17 +79,35 @@ def _infer_dtype(data):
     return out
 
 
-def _check_ragged(data, dim=0):
-    if isinstance(data, (list, tuple)) and data and isinstance(data[0], (list, tuple)):
-        n = len(data[0])
-        for item in data:
-            if not isinstance(item, (list, tuple)):
-                raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got "
-                                 f"{type(item).__name__})")
-            if len(item) != n:
-                raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got "
-                                 f"{len(item)})")
-            _check_ragged(item, dim + 1)
+def _check_ragged(data, dtype):
+    """torch's errors for nested data that is not a rectangle: the shape comes from the first
+    items, and every part must match it."""
+    shape = []
+    x = data
+    while isinstance(x, (list, tuple)):
+        shape.append(len(x))
+        if not x:
+            break
+        x = x[0]
+
+    def check(x, dim):
+        if dim == len(shape):
+            if isinstance(x, (list, tuple)):
+                if dtype.is_floating_point:
+                    raise TypeError(f"must be real number, not {type(x).__name__}")
+                raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an "
+                                "integer")
+            return
+        if isinstance(x, R.Tensor):
+            return
+        if not isinstance(x, (list, tuple)):
+            raise TypeError("not a sequence")
+        if len(x) != shape[dim]:
+            raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got "
+                             f"{len(x)})")
+        for item in x:
+            check(item, dim + 1)
+    check(data, 0)
 
 
 def _host(data):
@@ -103,10 +132,27 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
         arr = np.array(data, dtype=dtype.np)
         return new_tensor(arr, device, requires_grad, keep_strides=True)
     else:
-        _check_ragged(data)
-        dtype = dtype or _infer_dtype(data)
-        arr = np.array(_host(data), dtype=dtype.np)
+        inferred = _infer_dtype(data)
+        _check_ragged(data, dtype or inferred)
+        if dtype is None or dtype is inferred:
+            arr = np.array(_host(data), dtype=(dtype or inferred).np)
+        else:  # Python numbers are doubles and int64s until converted (and checked)
+            wide = np.float64 if inferred.is_floating_point else inferred.np
+            arr = _checked_array(np.array(_host(data), dtype=wide), dtype)
     return new_tensor(arr, device, requires_grad)
+
+
+def _checked_array(arr, dtype):
+    """``arr`` converted to ``dtype`` with torch.tensor's overflow check (C-style casts)."""
+    if dtype.category == 1 and arr.size and arr.dtype != np.bool_:
+        info = np.iinfo(dtype.np)
+        if arr.dtype.kind == "f":
+            bad = np.isnan(arr) | (arr > info.max) | (arr < info.min)
+        else:
+            bad = (arr > info.max) | (arr < (-info.max if info.min == 0 else info.min))
+        if bad.any():
+            _dtypes.check_fits(arr[bad].reshape(-1)[0].item(), dtype, c_name=False)
+    return arr.astype(dtype.np)
 
 
 def _size(size):
@@ -128,8 +174,27 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     check_requires_grad(dtype, requires_grad)
     device = as_device(device) or CPU
     xp = for_device(device).xp
-    arr = xp.full(_size(size), fill_value, dtype=dtype.np)
+    size = _size(size)
+    _dtypes.check_fits(fill_value, dtype)
+    arr = xp.full(size, _dtypes.cast_scalar(fill_value, dtype), dtype=dtype.np)
     return wrap(R.Tensor, arr, device, for_device(device), requires_grad)
+
+
+def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
+    """The ``*_like`` factories: torch's preserve_format keeps a dense input's layout."""
+    out = full(tuple(t._data.shape), fill_value, dtype or _BY_NP[t._data.dtype],
+               device or t._device, requires_grad)
+    if out._data.ndim > 1 and out._data.size and not t.is_contiguous():
+        from .._strides import dense_order
+        order = dense_order(t._data.shape, t.stride())
+        if order is not None:
+            inverse = [0] * len(order)
+            for i, d in enumerate(order):
+                inverse[d] = i
+            data = out._data
+            out._data = out._backend.xp.ascontiguousarray(
+                data.transpose(order)).transpose(inverse)
+    return out
 
 
 def empty(size, dtype=None, device=None, requires_grad=False):
@@ -151,7 +216,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
         raise RuntimeError("step must be nonzero")
     n = math.ceil((end - start) / step)
     if n < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     acc = np.float64 if dtype.is_floating_point else np.int64
     arr = (np.arange(n, dtype=acc) * acc(step) + acc(start)).astype(dtype.np)
     return new_tensor(arr, device, requires_grad) if requires_grad else new_tensor(arr, device)
@@ -229,9 +294,19 @@ def clone(t, memory_format=None):
     """A copy with its own storage; history ``CloneBackward0``."""
     order = "C" if memory_format == "contiguous" else "K"
     out = wrap_result(_clone.forward(t._backend.xp, t._data, order), t)
+    if not t._data.size and order == "K":
+        _same_strides(out, t)
     if needs_grad((t,)):
         record(_clone, (t,), (out,))
     return out
+
+
+def _same_strides(out, t):
+    """An empty copy keeps the strides of an empty source (torch's preserve_format; they are
+    only ever odd for tensors made from NumPy's empty arrays)."""
+    item = out._data.itemsize
+    strides = tuple(s * item for s in t.stride())
+    out._data = np.lib.stride_tricks.as_strided(out._data, strides=strides)
 
 
 @declare("_to_copy", "ToCopyBackward0")
@@ -256,6 +331,8 @@ def to(t, device=None, dtype=None, copy=False, non_blocking=False):
         host = t._backend.to_host(data)
         data = backend.from_host(host) if device.type != "cpu" else host
     out = wrap(R.Tensor, data, device, backend)
+    if not data.size:
+        _same_strides(out, t)
     if dtype.is_floating_point and needs_grad((t,)):
         record(_to_copy, (t,), (out,), {"src_device": t._device})
     return out
@@ -311,9 +388,15 @@ def _(ctx, grad):
     return (grad * 0,)
 
 
-@declare("fill_", "FillBackward3")
+@declare("fill_", "FillBackward3", ("self", "value"))
 def _fill_tensor(xp, a, value):
     return value
+
+
+@_fill_tensor.def_backward
+def _(ctx, grad):
+    n = ctx.needs_input_grad
+    return (grad * 0 if n[0] else None), (grad.sum() if n[1] else None)
 
 
 @declare("zero_", "ZeroBackward0")
@@ -322,7 +405,6 @@ def _zero(xp, a):
 
 
 _zero.def_backward(_fill.backward)
-_fill_tensor.def_backward(_fill.backward)
 
 
 def fill_(t, value):
@@ -334,7 +416,7 @@ def fill_(t, value):
         if needs_grad((t,)):
             check_inplace(t)
         check_no_internal_overlap(t)  # fill_(tensor) goes through copy_ in torch
-        return _inplace_fill(t, _fill_tensor, value.item())
+        return _inplace_fill(t, _fill_tensor, value.item(), value)
     return _inplace_fill(t, _fill, value)
 
 
@@ -342,12 +424,16 @@ def zero_(t):
     return _inplace_fill(t, _zero, 0)
 
 
-def _inplace_fill(t, op, value):
-    grad = needs_grad((t,))
+def _inplace_fill(t, op, value, value_tensor=None):
+    """Fill ``t`` in place; a 0-d ``value_tensor`` gets the gradient ``grad.sum()``."""
+    inputs = (t,) if value_tensor is None else (t, value_tensor)
+    grad = needs_grad(inputs)
     if grad:
         check_inplace(t)
-    t._data[...] = value
+    dtype = _BY_NP[t._data.dtype]
+    _dtypes.check_fits(value, dtype)
+    t._data[...] = _dtypes.cast_scalar(value, dtype)
     t._bump_version()
     if grad:
-        rebase_history(t, op, (t,), {})
+        rebase_history(t, op, inputs, {})
     return t

@@ -11,7 +11,9 @@ __all__ = ["getitem", "setitem"]
 
 
 def _is_advanced(i):
-    return isinstance(i, (R.Tensor, list, np.ndarray, bool)) or (
+    if isinstance(i, R.Tensor):  # a 0-d integer tensor indexes like an int (a select view)
+        return i._data.ndim != 0 or i._data.dtype.kind not in "iu" or i._data.dtype == np.uint8
+    return isinstance(i, (list, np.ndarray, bool)) or (
         isinstance(i, tuple))
 
 
@@ -40,11 +42,14 @@ def basic_view(t, idx, single=False, alias=True):
     idx = _expand_ellipsis(idx, t._data.ndim)
     result = t
     dim = 0
+    real_dim = 0  # the dim of ``t`` that the item indexes (torch names it in errors)
     for i in idx:
         if i is None:
             result = make_view(result, unsqueeze, {"dim": dim})
             dim += 1
-        elif isinstance(i, slice):
+            continue
+        real_dim += 1
+        if isinstance(i, slice):
             size = result._data.shape[dim]
             start, stop, step = i.start, i.stop, 1 if i.step is None else i.step
             if step <= 0:
@@ -58,8 +63,8 @@ def basic_view(t, idx, single=False, alias=True):
             index = int(i)
             size = result._data.shape[dim]
             if not -size <= index < size:
-                raise IndexError(f"index {index} is out of bounds for dimension {dim} with size "
-                                 f"{size}")
+                raise IndexError(f"index {index} is out of bounds for dimension {real_dim - 1} "
+                                 f"with size {size}")
             result = make_view(result, select, {"dim": dim, "index": index})
     if result is t and alias:
         from .views import alias_view
@@ -101,6 +106,7 @@ def getitem(t, idx):
         idx = (idx,)
     if any(_is_advanced(i) for i in idx):
         t, idx = split_advanced(t, idx)
+        check_masks(t, idx)
         np_idx = _np_index(t, idx)
         try:
             out = _index.forward(t._backend.xp, t._data, np_idx)
@@ -155,6 +161,22 @@ def split_advanced(t, idx):
     return basic_view(t, tuple(basic)), tuple(rest)
 
 
+def check_masks(t, idx):
+    """torch's error for a boolean mask whose shape differs from the dims it covers."""
+    d = 0
+    for i in idx:
+        if isinstance(i, R.Tensor) and i._data.dtype in (np.bool_, np.uint8):
+            for k, size in enumerate(i._data.shape):
+                if d + k < t._data.ndim and size != t._data.shape[d + k]:
+                    raise IndexError(
+                        f"The shape of the mask [{', '.join(map(str, i._data.shape))}] at index "
+                        f"{k} does not match the shape of the indexed tensor "
+                        f"[{', '.join(map(str, t._data.shape))}] at index {d + k}")
+            d += i._data.ndim
+        elif i is not None:
+            d += 1
+
+
 def _index_layout(out, src, np_idx):
     """A fresh copy of ``out`` (NumPy's gather) laid out as torch lays out ``index``'s result.
 
@@ -164,6 +186,8 @@ def _index_layout(out, src, np_idx):
     from .._strides import contiguous_strides, iter_output_strides
     from .pointwise import layout_as
     arrays = [k for k, a in enumerate(np_idx) if not isinstance(a, slice)]
+    if isinstance(out, np.generic):  # a 0-d index gives a NumPy scalar
+        return src._backend.xp.asarray(out)
     copy = not out.flags.owndata  # NumPy may hand back a view (x[True]) or a transposed copy
     if out.ndim < 2 or not out.size:
         return src._backend.xp.array(out, copy=True) if copy else out
@@ -267,12 +291,14 @@ def copy_to(dst, value):
         k = 0
         while k < len(shape) and shape[k] == 1:
             k += 1
-        dst.copy_(value.view(shape[k:]) if k else value)
+        value = value.view(shape[k:]) if k else value
+        dst.copy_(value.expand(dst._data.shape))  # torch's expand_inplace(dst, value)
 
 
 def _index_put_inplace(t, idx, value):
     from .pointwise import check_inplace
     t, idx = split_advanced(t, idx)  # Note [advanced indexing]
+    check_masks(t, idx)
     np_idx = _np_index(t, idx)
     grad = needs_grad((t, value))
     if grad:
@@ -282,6 +308,11 @@ def _index_put_inplace(t, idx, value):
         t._data[np_idx] = val
     except IndexError as e:
         raise IndexError(_torch_index_error(e, t)) from None
+    except ValueError:
+        target = t._data[np_idx].shape
+        raise RuntimeError(f"shape mismatch: value tensor of shape "
+                           f"[{', '.join(map(str, value.shape))}] cannot be broadcast to indexing "
+                           f"result of shape [{', '.join(map(str, target))}]") from None
     t._bump_version()
     if grad:
         from .pointwise import rebase_history

@@ -11,8 +11,8 @@ __all__ = ["cat", "stack"]
 def _prepare(tensors, name):
     tensors = list(tensors)
     if not tensors:
-        raise ValueError(f"{name}(): expected a non-empty list of Tensors") if name == "stack" \
-            else RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise RuntimeError("stack expects a non-empty TensorList") if name == "stack" \
+            else ValueError("torch.cat(): expected a non-empty list of Tensors")
     check_same_device(tensors)
     dt = result_type(tensors) if len(tensors) > 1 else tensors[0].dtype
     arrays = [t._data if t._data.dtype == dt.np else t._data.astype(dt.np) for t in tensors]

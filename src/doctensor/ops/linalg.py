@@ -51,7 +51,7 @@ def mm(a, b):
     if a._data.shape[1] != b._data.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                            f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
-    _same_dtype(a, b, "mat1 and mat2")
+    _same_dtype(a, b)
     return _binary(_mm, a, b)
 
 
@@ -73,7 +73,10 @@ def mv(a, v):
     if a._data.shape[1] != v._data.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x"
                            f"{a.shape[1]}), vec ({v.shape[0]})")
-    _same_dtype(a, v)
+    if a._data.dtype != v._data.dtype:
+        names = [_BY_NP[x._data.dtype].scalar_name for x in (v, a, v)]
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {names[0]}, "
+                           f"{names[1]}, and {names[2]}")
     return _binary(_mv, a, v)
 
 
@@ -122,7 +125,9 @@ def bmm(a, b):
     if a._data.shape[0] != b._data.shape[0] or a._data.shape[2] != b._data.shape[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-    _same_dtype(a, b)
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected scalar type {_BY_NP[a._data.dtype].scalar_name} but found "
+                           f"{_BY_NP[b._data.dtype].scalar_name}")
     return _binary(_bmm, a, b)
 
 
@@ -152,7 +157,11 @@ def addmm(c, a, b, beta=1, alpha=1):
     if a._data.shape[1] != b._data.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                            f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
-    _same_dtype(a, b, "mat1 and mat2")
+    if c._data.dtype != b._data.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{_BY_NP[c._data.dtype].scalar_name} and "
+                           f"{_BY_NP[b._data.dtype].scalar_name}")
+    _same_dtype(a, b)
     check_same_device((c, a, b))
     attrs = {"beta": beta, "alpha": alpha}
     out = _addmm.forward(a._backend.xp, c._data, a._data, b._data, beta, alpha)
@@ -195,10 +204,6 @@ def _batched_matmul(a, b):
     b2 = b.unsqueeze(-1) if b.dim() == 1 else b
     n, m1 = a2.shape[-2], a2.shape[-1]
     m2, p = b2.shape[-2], b2.shape[-1]
-    if m1 != m2:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{_prod(a2.shape[:-2])}, {m1}] but got: [{_prod(b2.shape[:-2])}, "
-                           f"{m2}].")
     batch = broadcast_shapes(tuple(a2.shape[:-2]), tuple(b2.shape[:-2]))
     size = _prod(batch)
     a3 = a2.expand(*batch, n, m1).reshape(size, n, m1)

@@ -8,8 +8,9 @@ import math
 
 import numpy as np
 
-from .._dtypes import _BY_NP, can_cast, get_default_dtype, result_type
+from .._dtypes import _BY_NP, can_cast, check_fits, get_default_dtype, result_type
 from .._strides import broadcast_shapes, iter_output_strides
+from ..autograd.graph import move_retains_grad
 from . import _registry as R
 from ._registry import declare, needs_grad, record, wrap_result
 
@@ -93,6 +94,7 @@ def run(op, args, attrs=None, floating=False, out_dtype=None, scalars=()):
     tensors = [a for a in args if isinstance(a, R.Tensor)]
     if len(tensors) > 1:
         check_same_device(tensors)
+        check_broadcast(tensors)
     dt = promote(args + tuple(scalars)) if scalars else promote(args)
     if floating and not dt.is_floating_point:
         dt = get_default_dtype()
@@ -102,7 +104,8 @@ def run(op, args, attrs=None, floating=False, out_dtype=None, scalars=()):
         out = _as_array(op.forward(xp, *arrays, **(attrs or {})), xp)
     if out_dtype is not None and out.dtype != out_dtype.np:
         out = out.astype(out_dtype.np)
-    if out.ndim > 1 and out.size and not all(t._data.flags.c_contiguous for t in tensors):
+    if out.ndim > 1 and out.size and not op.contiguous_out and not all(
+            t._data.flags.c_contiguous for t in tensors):
         out = torch_layout(out, tensors)
     result = wrap_result(out, first)
     if op.backward is not None and needs_grad(args):
@@ -164,6 +167,14 @@ def inplace(op, self, args, attrs=None, floating=False, scalars=()):
     return self
 
 
+def check_broadcast(tensors):
+    """torch's message when operand shapes do not broadcast (NumPy's would differ)."""
+    shape = tensors[0]._data.shape
+    for t in tensors[1:]:
+        if t._data.shape != shape:
+            shape = broadcast_shapes(shape, t._data.shape)
+
+
 def check_no_internal_overlap(t):
     """torch's refusal to write into a tensor whose elements share memory (an expand)."""
     for size, stride in zip(t._data.shape, t._data.strides):
@@ -176,12 +187,9 @@ def check_no_internal_overlap(t):
 
 def check_inference_inplace(t):
     """torch's refusal to edit an inference tensor outside inference mode."""
-    from .._tensor_base import INFERENCE
+    from .._tensor_base import INFERENCE, INFERENCE_INPLACE_ERROR
     if not INFERENCE.on:
-        raise RuntimeError(
-            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
-            "make a clone to get a normal tensor before doing inplace update.See "
-            "https://github.com/pytorch/rfcs/pull/17 for more details.")
+        raise RuntimeError(INFERENCE_INPLACE_ERROR)
 
 
 def check_inplace(t):
@@ -201,10 +209,15 @@ def check_inplace(t):
 
 def rebase_history(self, op, inputs, attrs, originals=None):
     """Make ``self`` the output of the in-place ``op`` (through CopySlices for a view)."""
+    old = self._grad_fn if self._retains_grad else None
     if self._base is not None:
         from .views import copy_slices
-        return copy_slices(self, op, inputs, attrs, originals)
-    return record(op, inputs, (self,), attrs, originals)
+        node = copy_slices(self, op, inputs, attrs, originals)
+    else:
+        node = record(op, inputs, (self,), attrs, originals)
+    if old is not None:
+        move_retains_grad(self, old)
+    return node
 
 
 # -- arithmetic ----------------------------------------------------------------------------
@@ -298,7 +311,15 @@ def _(ctx, grad):
 
 @declare("remainder", "RemainderBackward0", ("self", "other"))
 def remainder(xp, a, b):
+    _check_int_zero_division(a, b)
     return xp.remainder(a, b)
+
+
+def _check_int_zero_division(a, b):
+    """torch raises for an integer division by zero (NumPy gives 0 and a warning)."""
+    if getattr(a, "dtype", None) is not None and a.dtype.kind in "iub" and not (
+            b != 0).all():
+        raise RuntimeError("ZeroDivisionError")
 
 
 @remainder.def_backward
@@ -318,7 +339,29 @@ def _(ctx, grad):
 
 @declare("floor_divide", "FloorDivideBackward0", ("self", "other"))
 def floor_divide(xp, a, b):
+    _check_int_zero_division(a, b)
     return xp.floor_divide(a, b)
+
+
+@declare("div", "DivBackward2", ("self", "other"))
+def div_rounding(xp, a, b, rounding_mode):
+    """``div(..., rounding_mode='trunc'|'floor')``: integer results stay integers."""
+    if a.dtype.kind in "iub":
+        _check_int_zero_division(a, b)
+        q = xp.floor_divide(a, b)
+        if rounding_mode == "trunc":
+            q = q + ((xp.remainder(a, b) != 0) & ((a < 0) != (b < 0)))
+        return q.astype(xp.result_type(a, b), copy=False)
+    if rounding_mode == "trunc":
+        return xp.trunc(xp.true_divide(a, b))
+    return xp.floor_divide(a, b)
+
+
+@div_rounding.def_backward
+def _(ctx, grad):
+    zero = grad * 0  # rounding makes the quotient piecewise constant
+    n = ctx.needs_input_grad
+    return (zero if n[0] else None), (zero if n[1] else None)
 
 
 @declare("pow", "PowBackward0", saves={"self": (0,)})
@@ -367,8 +410,10 @@ def _(ctx, grad):
 
 @declare("pow", "PowBackward2", saves={"result": (0,)})
 def rpow(xp, a, base):
-    out = int_pow(xp, scalar_as(base, a.dtype), a)
-    return xp.ascontiguousarray(out)  # torch.pow(scalar, tensor) allocates contiguously
+    return xp.ascontiguousarray(int_pow(xp, scalar_as(base, a.dtype), a))
+
+
+rpow.contiguous_out = True  # torch.pow(scalar, tensor) allocates its result contiguously
 
 
 @rpow.def_backward
@@ -533,13 +578,18 @@ def where_tensor(condition, a, b):
     args = (condition, a, b)
     tensors = [x for x in args if isinstance(x, R.Tensor)]
     check_same_device(tensors)
+    check_broadcast(tensors)
     dt = promote((a, b)) if any(isinstance(x, R.Tensor) for x in (a, b)) else \
         result_type([], (a, b))
     first = tensors[0]
     xp = first._backend.xp
+    for x in (a, b):
+        if not isinstance(x, R.Tensor):
+            check_fits(x, dt)  # torch converts a scalar operand with an overflow check
     out = _as_array(xp.where(condition._data.astype(bool, copy=False), to_array(a, dt, first),
                              to_array(b, dt, first)), xp)
-    if out.ndim > 1 and out.size and not all(t._data.flags.c_contiguous for t in tensors):
+    if out.ndim > 1 and out.size and not all(
+            t._data.flags.c_contiguous for t in tensors):
         out = torch_layout(out, tensors)
     result = wrap_result(out, first)
     if needs_grad((a, b)):

@@ -7,9 +7,10 @@ counter and ``_base`` with its input.  Backward formulas are themselves views/re
 """
 
 import math
+import weakref
 
 from .. import _strides as S
-from .._tensor_base import alias
+from .._tensor_base import INFERENCE, alias
 from ..autograd import graph
 from ..autograd.grad_mode import GradMode
 from . import _registry as R
@@ -38,12 +39,16 @@ def geometry_of(t):
 
 def make_view(t, op, attrs, record_grad=True):
     """Apply view ``op`` to ``t``: same storage and version counter, ``_base`` set."""
+    if t._creation_meta is not None and GradMode.enabled and t._requires_grad:
+        graph.gradient_edge(t)  # autograd reads the input's history first, as torch does
     shape, strides, offset = op.geometry(*geometry_of(t), **attrs)
     return _view_from_geometry(t, shape, strides, offset, op, attrs, record_grad)
 
 
 def _view_from_geometry(t, shape, strides, offset, op, attrs, record_grad=True):
     buf = t.untyped_storage().buffer
+    if 0 in shape and offset > buf.size:
+        offset = 0  # an empty view reads nothing; NumPy refuses an offset past the buffer
     data = t._backend.as_strided(buf, tuple(shape), tuple(strides), offset)
     out = alias(R.Tensor, t, data)
     if op is unsafe_view:  # torch's _unsafe_view: shares memory, but is no view to autograd
@@ -51,16 +56,25 @@ def _view_from_geometry(t, shape, strides, offset, op, attrs, record_grad=True):
             record(op, (t,), (out,), attrs)
         return out
     out._base = t._base if t._base is not None else t
-    if record_grad and t._requires_grad:
+    if record_grad:
+        # Note [view + in-place errors]: every view remembers the version it was made at,
+        # so that an in-place change of its base regenerates (or refuses) its history.
+        out._view_version = out._vc.value
         if GradMode.enabled:
-            record(op, (t,), (out,), attrs)
-            out._view_version = out._vc.value
+            if t._requires_grad:
+                record(op, (t,), (out,), attrs)
             if t._creation_meta is not None:
                 out._creation_meta = t._creation_meta  # a view of a view inherits it
         else:
-            out._requires_grad = True  # a differentiable view, made in no_grad mode
-            out._creation_meta = NO_GRAD_MODE
+            if t._requires_grad:
+                out._requires_grad = True  # a differentiable view, made in no_grad mode
+            _mark_no_grad_view(out, t)
     return out
+
+
+def _mark_no_grad_view(out, t):
+    if not t._inference:
+        out._creation_meta = INFERENCE_MODE if INFERENCE.on else NO_GRAD_MODE
 
 
 # -- the view ops ------------------------------------------------------------------------------
@@ -80,6 +94,14 @@ def view(shape, strides, offset, size):
 @view.def_backward
 def _(ctx, grad):
     return (grad.reshape(ctx.input_meta[0][0]),)
+
+
+@view_op("_reshape_alias", "ReshapeAliasBackward0")
+def reshape_alias(shape, strides, offset, size):
+    return view.geometry(shape, strides, offset, size)
+
+
+reshape_alias.def_backward(view.backward)
 
 
 @view_op("_unsafe_view", "UnsafeViewBackward0")
@@ -290,9 +312,10 @@ def embed(grad, input_shape, op, attrs):
     xp = grad._backend.xp
     base = R.wrap_result(xp.zeros(input_shape, dtype=grad._data.dtype), grad)
     shape, strides, offset = op.geometry(*geometry_of(base), **attrs)
-    buf = base.untyped_storage().buffer
-    window = base._backend.as_strided(buf, tuple(shape), tuple(strides), offset)
-    window[...] = grad._data
+    if grad._data.size:
+        buf = base.untyped_storage().buffer
+        window = base._backend.as_strided(buf, tuple(shape), tuple(strides), offset)
+        window[...] = grad._data
     if needs_grad((grad,)):
         record(rec, (None, grad), (base,), {"view_op": op, "view_attrs": attrs})
     return base
@@ -320,16 +343,17 @@ def multi_view(t, op, pieces, attrs):
     outs = []
     for shape, strides, offset in pieces:
         outs.append(_view_from_geometry(t, shape, strides, offset, None, None, False))
-    if t._requires_grad:
-        if GradMode.enabled:
+    if GradMode.enabled:
+        if t._requires_grad:
             record(op, (t,), outs, attrs)
-            for o in outs:
-                o._view_version = o._vc.value
-                o._creation_meta = MULTI_OUTPUT_NODE  # Note [view + in-place errors]
-        else:
-            for o in outs:
-                o._requires_grad = True
-                o._creation_meta = NO_GRAD_MODE
+        for o in outs:
+            o._view_version = o._vc.value
+            o._creation_meta = MULTI_OUTPUT_NODE  # Note [view + in-place errors]
+    else:
+        for o in outs:
+            o._view_version = o._vc.value
+            o._requires_grad = t._requires_grad
+            _mark_no_grad_view(o, t)
     return tuple(outs)
 
 
@@ -542,6 +566,10 @@ def _copy_slices_node(view, fn):
     base._requires_grad = True
     base._output_nr = 0
     regenerate_view_grad_fn(view)
+    saved = fn.saved.values() if hasattr(fn, "saved") else (fn._saved or ())
+    for s in saved:
+        if s is not None and s.is_output:
+            s.view_fn = weakref.ref(view._grad_fn)
     return fn
 
 
@@ -549,6 +577,7 @@ def copy_slices(view, op, inputs, attrs, originals=None):
     """Rebase ``view``'s base history after the in-place ``op`` wrote through ``view``."""
     fn = record(op, inputs, (view,), attrs, originals)
     _copy_slices_node(view, fn)
+    return fn
     return fn
 
 
@@ -602,4 +631,27 @@ def refresh_view_grad_fn(t):
         regenerate_view_grad_fn(t)
 
 
-graph.VIEW_EDGE_HOOK = refresh_view_grad_fn
+def _stack(tensors, dim=0):
+    from .joining import stack
+    return stack(tensors, dim)
+
+
+def _tensor(data, dtype):
+    from .creation import tensor
+    return tensor(data, dtype=dtype)
+
+
+def _zeros(shape, dtype, device):
+    from .creation import full
+    return full(shape, 0, dtype, device)
+
+
+# Note [layers] in autograd/graph.py
+graph.ABOVE.tensor_class = lambda: R.Tensor
+graph.ABOVE.tensor = _tensor
+graph.ABOVE.zeros = _zeros
+graph.ABOVE.stack = _stack
+graph.ABOVE.view_edge = refresh_view_grad_fn
+graph.ABOVE.rebase_view = rebase_through_copy_slices
+graph.ABOVE.check_dirty = check_inplace_of_function
+graph.ABOVE.in_custom_function = IN_CUSTOM_FUNCTION

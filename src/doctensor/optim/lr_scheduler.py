@@ -27,7 +27,9 @@ class LRScheduler:
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self._step_count = 0
+        self._is_initial = True  # (torch's flags, kept so that state dicts have its keys)
         self.step()
+        self._is_initial = False
 
     def get_lr(self):
         raise NotImplementedError
@@ -48,7 +50,10 @@ class LRScheduler:
                 UserWarning, stacklevel=2)
         self._step_count += 1
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
-        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+        self._get_lr_called_within_step = True
+        lrs = self.get_lr()
+        self._get_lr_called_within_step = False
+        for group, lr in zip(self.optimizer.param_groups, lrs):
             group["lr"] = lr
         self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
 

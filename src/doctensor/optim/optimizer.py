@@ -137,10 +137,14 @@ class Optimizer:
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict):
-        """Restore ``state_dict()`` output (state tensors are copied and cast to each
-        parameter's dtype and device, except ``step``)."""
-        state_dict = copy.deepcopy(state_dict)
-        groups, saved_groups = self.param_groups, state_dict["param_groups"]
+        """Restore ``state_dict()`` output.
+
+        As in torch, the state tensors are not copied: a tensor that already has the
+        parameter's dtype and device is shared with ``state_dict`` (``step`` always is), so
+        stepping the optimizer that produced ``state_dict`` changes this one's state too.
+        """
+        state_dict = dict(state_dict)
+        groups, saved_groups = self.param_groups, copy.deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
         if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
@@ -158,6 +162,8 @@ class Optimizer:
                 return value.to(device=param.device)
             if isinstance(value, dict):
                 return {k: cast(param, v, k) for k, v in value.items()}
+            if isinstance(value, (list, tuple)):
+                return type(value)(cast(param, v) for v in value)
             return value
 
         state = defaultdict(dict)
@@ -167,11 +173,9 @@ class Optimizer:
             else:
                 state[k] = v
         self.state = state
-        new_groups = []
         for g, s in zip(groups, saved_groups):
             s["params"] = g["params"]
-            new_groups.append(s)
-        self.param_groups = new_groups
+        self.param_groups = saved_groups
 
     def __repr__(self):
         text = type(self).__name__ + " ("
