@@ -133,7 +133,7 @@ print(model.linear_relu_stack[0].weight[0, :4])
 #      )
 #    )
 #    301066 parameters
-#    tensor([-0.0094,  0.0963, -0.0138,  0.1052], grad_fn=<SliceBackward0>)
+#    tensor([-0.0009,  0.0671, -0.1029, -0.0920], grad_fn=<SliceBackward0>)
 #
 # .. tab-set::
 #    :sync-group: lang
@@ -159,7 +159,7 @@ print(f"{initial.item():.2f}")
 # %%
 # .. expected-output::
 #
-#    2.30
+#    2.31
 #
 # .. tab-set::
 #    :sync-group: lang
@@ -198,7 +198,7 @@ def progress_bar(done, total, width=20):
     return "[" + "#" * filled + "-" * (width - filled) + "]"
 
 
-epochs, batch_size = 15, 64
+epochs, batch_size = 10, 64
 losses, accuracies = [], []
 start = time.perf_counter()
 for epoch in range(1, epochs + 1):

@@ -82,8 +82,11 @@ def grad_fn_name(t):
     return None if fn is None else type(fn).__name__
 
 
-def assert_same(ours, theirs, rtol=None, atol=None, path="result", strides=True):
-    """Compare outcomes recursively (see the module docstring)."""
+def assert_same(ours, theirs, rtol=None, atol=None, path="result", strides=True, reprs=True):
+    """Compare outcomes recursively (see the module docstring).
+
+    ``reprs``: also compare ``repr`` of tensors (printing is observable; -0. vs 0. shows).
+    """
     if isinstance(theirs, Raised) or isinstance(ours, Raised):
         assert isinstance(ours, Raised) and isinstance(theirs, Raised), \
             f"{path}: doctensor gave {ours!r}, torch gave {theirs!r}"
@@ -92,7 +95,7 @@ def assert_same(ours, theirs, rtol=None, atol=None, path="result", strides=True)
         return
     if isinstance(theirs, torch.Tensor):
         assert isinstance(ours, doctensor.Tensor), f"{path}: got {type(ours)}"
-        assert_tensor(ours, theirs, rtol, atol, path, strides)
+        assert_tensor(ours, theirs, rtol, atol, path, strides, reprs)
         return
     if isinstance(theirs, torch.dtype):
         assert str(ours) == str(theirs), f"{path}: {ours} != {theirs}"
@@ -106,12 +109,12 @@ def assert_same(ours, theirs, rtol=None, atol=None, path="result", strides=True)
             f"{path}: {type(ours).__name__} != {type(theirs).__name__}"
         assert len(ours) == len(theirs), f"{path}: length {len(ours)} != {len(theirs)}"
         for i, (a, b) in enumerate(zip(ours, theirs)):
-            assert_same(a, b, rtol, atol, f"{path}[{i}]", strides)
+            assert_same(a, b, rtol, atol, f"{path}[{i}]", strides, reprs)
         return
     if isinstance(theirs, dict):
         assert ours.keys() == theirs.keys(), f"{path}: keys {ours.keys()} != {theirs.keys()}"
         for k in theirs:
-            assert_same(ours[k], theirs[k], rtol, atol, f"{path}[{k!r}]", strides)
+            assert_same(ours[k], theirs[k], rtol, atol, f"{path}[{k!r}]", strides, reprs)
         return
     if isinstance(theirs, float) and isinstance(ours, float):
         if math.isnan(theirs):
@@ -125,7 +128,7 @@ def assert_same(ours, theirs, rtol=None, atol=None, path="result", strides=True)
     assert ours == theirs, f"{path}: {ours!r} != {theirs!r}"
 
 
-def assert_tensor(ours, theirs, rtol=None, atol=None, path="result", strides=True):
+def assert_tensor(ours, theirs, rtol=None, atol=None, path="result", strides=True, reprs=True):
     """One tensor against torch's: dtype, shape, stride, values, autograd flags."""
     assert str(ours.dtype) == str(theirs.dtype), f"{path}: dtype {ours.dtype} != {theirs.dtype}"
     assert tuple(ours.shape) == tuple(theirs.shape), \
@@ -139,7 +142,7 @@ def assert_tensor(ours, theirs, rtol=None, atol=None, path="result", strides=Tru
     assert ours.is_leaf == theirs.is_leaf, f"{path}: is_leaf {ours.is_leaf} != {theirs.is_leaf}"
     assert grad_fn_name(ours) == grad_fn_name(theirs), \
         f"{path}: grad_fn {grad_fn_name(ours)} != {grad_fn_name(theirs)}"
-    if os.environ.get("DOCTENSOR_COMPARE_REPR"):
+    if reprs:
         assert repr(ours) == repr(theirs), f"{path}: repr\n{ours!r}\n{theirs!r}"
     r0, a0 = tol(str(theirs.dtype)[6:])
     a, b = _np(ours), _np(theirs)

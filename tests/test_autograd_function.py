@@ -193,6 +193,18 @@ class G(torch.autograd.Function):
 x = torch.ones(3, requires_grad=True); o = G.apply(x)
 g, = torch.autograd.grad(o.sum(), x, create_graph=True); out = g, g.requires_grad
 g.sum().backward()""",
+    "once_differentiable_twice": """
+class G(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x); return x * x
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, g):
+        x, = ctx.saved_tensors; return 2 * g * x
+x = torch.ones(3, requires_grad=True); v = torch.ones(3, requires_grad=True); o = G.apply(x)
+g, = torch.autograd.grad(o, x, v, create_graph=True); out = g, g.requires_grad
+g.sum().backward()""",
     "needs_input_grad": simple("return g, g", "ctx.save_for_backward(x); return x * y",
                                "ctx, x, y") + """
 x = torch.ones(3, requires_grad=True); o = G.apply(x, torch.ones(3))
@@ -210,6 +222,38 @@ class G(torch.autograd.Function):
         return torch.stack([a, b])
 x = torch.ones(2, 3, requires_grad=True); a, b = G.apply(x * 1); (a * 2 + b).sum().backward()
 out = a, x.grad""",
+    "two_view_outputs_inplace": """
+class G(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x[0], x[1]
+    @staticmethod
+    def backward(ctx, a, b):
+        return torch.stack([a, b])
+x = torch.ones(2, 3, requires_grad=True); a, b = G.apply(x * 1)
+a.mul_(2)""",
+    "view_output_inplace": """
+class G(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        y = x * 2
+        return y[0]
+    @staticmethod
+    def backward(ctx, a):
+        return a.expand(2, 3)
+x = torch.ones(2, 3, requires_grad=True); a = G.apply(x); out = a._base is None
+a.mul_(2)""",
+    "mark_dirty_view_of_plain_base": """
+class D(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w):
+        x.mul_(w); ctx.mark_dirty(x); ctx.save_for_backward(w); return x
+    @staticmethod
+    def backward(ctx, g):
+        w, = ctx.saved_tensors
+        return g * w, None
+w = torch.tensor(3., requires_grad=True); y = torch.ones(3); v = y[1:]; o = D.apply(v, w)
+out = o, y, y.grad_fn.name(), o._version""",
     "hooks_on_custom_node": EXP + """
 x = torch.zeros(3, requires_grad=True); y = Exp.apply(x); seen = []
 y.grad_fn.register_prehook(lambda go: (go[0] * 2,))

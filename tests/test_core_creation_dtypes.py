@@ -254,3 +254,22 @@ def test_to_dtype_and_conversions(src):
                 x.to(x.dtype) is x, x.type_as(T.ones(1, dtype=T.int16))]
         return out
     same_outcome(scenario)
+
+
+def _warnings(fn, T):
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(T)
+    return [(w.category.__name__, str(w.message)) for w in caught]
+
+
+@pytest.mark.parametrize("case", ["T_3d", "tensor_of_tensor", "readonly_numpy", "T_2d"])
+def test_warnings_match(case):
+    fns = {
+        "T_3d": lambda T: T.ones(2, 3, 4).T,
+        "T_2d": lambda T: T.ones(2, 3).T,
+        "tensor_of_tensor": lambda T: T.tensor(T.ones(2)),
+        "readonly_numpy": lambda T: T.from_numpy(np.frombuffer(b"\x00" * 8, dtype=np.float32)),
+    }
+    assert _warnings(fns[case], doctensor) == _warnings(fns[case], torch)

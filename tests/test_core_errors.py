@@ -128,6 +128,16 @@ CASES = {
     "batched_bcast": lambda T, h, b, c: T.ones(2, 3, 4) @ T.ones(3, 4, 2),
     "folded_dtype": lambda T, h, b, c: T.ones(2, 3, 4) @ T.ones(4, 2, dtype=T.float64),
     "dot_int_float": lambda T, h, b, c: T.ones(4, dtype=T.int64) @ T.ones(4),
+    # messages that name the dtype
+    "expand_int": lambda T, h, b, c: b.expand(2),
+    "expand_double": lambda T, h, b, c: c.double().expand(3),
+    "view_int": lambda T, h, b, c: b.view(2, 2),
+    "mean_int_dtype": lambda T, h, b, c: b.mean(dtype=T.int32),
+    "matmul_int": lambda T, h, b, c: b @ T.ones(3, 2),
+    "inplace_bool_result": lambda T, h, b, c: b.__iadd__(0.5),
+    "sum_bad_dim_int": lambda T, h, b, c: b.sum(1),
+    "index_float": lambda T, h, b, c: c[1.5],
+    "index_str": lambda T, h, b, c: c["a"],
 }
 
 

@@ -418,4 +418,6 @@ def test_random_inplace_through_views_then_backward(case):
         err = outcome(lambda _: loss.backward(), T)
         return names, err, x.grad, w.grad, y, [u._version for u in views]
 
-    same_outcome(scenario)
+    # reprs off: float32 sums (w.grad) may differ from torch's by an ulp, which can show in
+    # the 4th printed decimal; the values are compared within tolerance
+    same_outcome(scenario, reprs=False)

@@ -56,7 +56,7 @@ def test_graph_marks_a_saved_tensor_modified_in_place(lib):
     out.detach().zero_()
     found = texts(draw_graph(out))
     assert "SigmoidBackward0" in found
-    assert "result: modified in place!" in found
+    assert "saved result: modified in place!" in found
 
 
 def test_graph_of_a_leaf_and_of_a_plain_tensor(lib):
@@ -97,5 +97,5 @@ def test_graph_after_backward_says_freed_unless_saved_is_off(lib):
     x = lib.tensor([1.0, 2.0], requires_grad=True)
     y = x.exp().sum()
     y.backward()
-    assert "result: freed" in texts(draw_graph(y))
+    assert "saved result: freed" in texts(draw_graph(y))
     assert not [t for t in texts(draw_graph(y, saved=False)) if "freed" in t or "saved" in t]

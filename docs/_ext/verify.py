@@ -115,7 +115,7 @@ def _pair(app: Sphinx, script: outputcheck.Script, placed: list, captured, sourc
 def _check_gallery_page(app: Sphinx, docname: str, doctree, script_path: Path) -> list[str]:
     script = outputcheck.parse_script(script_path)
     captured: dict[int, str] = {}  # first source line of a block -> its captured output
-    block_start = None
+    block_start = raised = None
     placed = []
     for node in doctree.findall(lambda n: isinstance(n, (nodes.comment, nodes.literal_block,
                                                          expected_output))):
@@ -126,11 +126,19 @@ def _check_gallery_page(app: Sphinx, docname: str, doctree, script_path: Path) -
         elif isinstance(node, nodes.literal_block):
             if "sphx-glr-script-out" in node["classes"] and block_start is not None:
                 captured[block_start] = node.astext()
+                if node.get("language") == "pytb":
+                    raised = block_start
         else:
             placed.append(node)
-    return _pair(app, script, placed,
-                 lambda block: captured.get(script.code_blocks[block - 1].lineno),
-                 _display(script_path, app), docname)
+    source = _display(script_path, app)
+    problems = _pair(app, script, placed,
+                     lambda block: captured.get(script.code_blocks[block - 1].lineno),
+                     source, docname)
+    if raised is not None:  # sphinx-gallery only warns (only_warn_on_example_error): we fail
+        number = 1 + [b.lineno for b in script.code_blocks].index(raised)
+        problems.insert(0, f"{source}:{raised}: page {docname}, code block {number} raised "
+                        f"(the page stops there):\n{captured[raised]}")
+    return problems
 
 
 def _check_notebook(app: Sphinx, docname: str, doctree) -> list[str]:

@@ -389,6 +389,15 @@ class Tensor(TensorBase):
 
     swapaxes = swapdims = transpose
 
+    def transpose_(self, dim0, dim1):
+        return V.restride_(self, V.transpose_inplace, {"dim0": dim0, "dim1": dim1})
+
+    def resize_(self, *size):
+        return V.resize_(self, _size_args(size))
+
+    def resize_as_(self, other):
+        return V.resize_(self, tuple(other.shape))
+
     def t(self):
         return V.make_view(self, V.t, {})
 
@@ -416,7 +425,15 @@ class Tensor(TensorBase):
         return V.make_view(self, V.permute, {"dims": _size_args(dims)})
 
     def expand(self, *sizes):
-        return V.make_view(self, V.expand, {"size": _size_args(sizes)})
+        sizes = _size_args(sizes)
+        if len(sizes) < self._data.ndim:
+            from .autograd.graph import type_string
+            raise RuntimeError(
+                f"expand({type_string(self)}{{[{', '.join(map(str, self._data.shape))}]}}, "
+                f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided "
+                f"({len(sizes)}) must be greater or equal to the number of dimensions in the "
+                f"tensor ({self._data.ndim})")
+        return V.make_view(self, V.expand, {"size": sizes})
 
     def expand_as(self, other):
         return self.expand(other.shape)

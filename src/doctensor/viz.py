@@ -83,14 +83,14 @@ def _shape(t):
 
 def _saved(fn):
     """``name: [shape]`` for each tensor a node saved for backward (or why it is unusable)."""
-    names = dict.fromkeys([n for n in dir(fn) if n.startswith("_saved_")] + list(_SAVED_FALLBACK))
+    names = sorted({n for n in dir(fn) if n.startswith("_saved_")} | set(_SAVED_FALLBACK))
     lines = []
     for name in names:
         try:
             value = getattr(fn, name, None)
         except RuntimeError as e:  # unpacking checks the version counter (Note [saved tensors])
             why = "modified in place!" if "inplace" in str(e) else "freed"
-            lines.append(f"{name[7:]}: {why}")
+            lines.append(f"saved {name[7:]}: {why}")
             continue
         if hasattr(value, "_version") and hasattr(value, "shape"):
             lines.append(f"saved {name[7:]}: {_shape(value)}")

@@ -249,6 +249,13 @@ def _wire_outputs(ctx, args, outs, T):
     """Attach ``ctx`` as the grad_fn of each differentiable output (Note [custom Function])."""
     non_diff = ctx.non_differentiable
     dirty = ctx.dirty_tensors
+
+    def differentiable(o):
+        return isinstance(o, T) and o.dtype.is_floating_point and \
+            not any(o is d for d in non_diff)
+
+    # a view among several differentiable outputs may not be modified in place later
+    view_meta = MULTI_OUTPUT_NODE if sum(map(differentiable, outs)) > 1 else IN_CUSTOM_FUNCTION
     result = []
     info = []
     for i, o in enumerate(outs):
@@ -256,16 +263,13 @@ def _wire_outputs(ctx, args, outs, T):
             result.append(o)
             info.append(None)
             continue
-        if any(o is d for d in non_diff) or not o.dtype.is_floating_point:
-            if not any(o is a for a in args):
-                o._requires_grad = False
-            result.append(o)
-            info.append((o.shape, o.dtype, o.device))
-            continue
         is_input = any(o is a for a in args)
-        if is_input and any(o is d for d in dirty):
+        if not differentiable(o):
+            if not is_input:
+                o._requires_grad = False
+        elif is_input and any(o is d for d in dirty):
             ABOVE.check_dirty(o)
-            if o._base is not None and o._base._requires_grad:
+            if o._base is not None:
                 ABOVE.rebase_view(o, ctx)
             else:
                 o._grad_fn = ctx
@@ -274,16 +278,21 @@ def _wire_outputs(ctx, args, outs, T):
         else:
             if is_input:
                 o = _alias(o)
-                o._creation_meta = ABOVE.in_custom_function  # Note [view + in-place errors]
             o._grad_fn = ctx
             o._output_nr = i
             o._requires_grad = True
-            o._view_version = None
+            if o._base is not None:  # Note [view + in-place errors]
+                o._view_version = o._vc.value
+                o._creation_meta = ABOVE.creation_meta[view_meta]
         result.append(o)
         info.append((o.shape, o.dtype, o.device))  # no reference to o: no cycle through ctx
     ctx._output_info = tuple(info)
     ctx.num_outputs = len(outs)
     return tuple(result)
+
+
+MULTI_OUTPUT_NODE = "multi_output_node"
+IN_CUSTOM_FUNCTION = "in_custom_function"
 
 
 def _alias(t):

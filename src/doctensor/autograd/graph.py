@@ -255,7 +255,7 @@ class _Above:
     view_edge = None  # refresh the grad_fn of a view whose base changed in place
     rebase_view = None  # (view, node): CopySlices for a custom Function's dirty view
     check_dirty = None  # (tensor): a custom Function may not mark it dirty (torch's errors)
-    in_custom_function = None  # the CreationMeta of an input a Function returns as-is
+    creation_meta = None  # name -> the CreationMeta marks of ops/views.py
 
 
 ABOVE = _Above()

@@ -12,7 +12,7 @@ from .._tensor_base import INFERENCE, empty_strides
 from ..autograd.grad_mode import GradMode
 from ..autograd.graph import Node, SavedTensor, gradient_edge
 
-__all__ = ["Op", "declare", "OpNode", "record", "wrap_result", "Tensor"]
+__all__ = ["zeros_like", "Op", "declare", "OpNode", "record", "wrap_result", "Tensor"]
 
 # The Tensor class (layer 6) registers itself here so that ops can wrap their results.
 Tensor = None
@@ -136,6 +136,12 @@ def wrap_result(data, like):
     if INFERENCE.on:
         t._inference = True  # Note [inference mode]
     return t
+
+
+def zeros_like(t):
+    """Fresh zeros shaped like ``t``: what torch's formulas give for a constant's gradient
+    (``grad * 0`` would turn negative gradients into -0., which prints differently)."""
+    return wrap_result(t._backend.xp.zeros_like(t._data), t)
 
 
 def needs_grad(inputs):

@@ -346,7 +346,7 @@ def _copy(xp, a, src):
 @_copy.def_backward
 def _(ctx, grad):
     n = ctx.needs_input_grad
-    return (grad * 0 if n[0] else None, grad if n[1] else None)
+    return (R.zeros_like(grad) if n[0] else None, grad if n[1] else None)
 
 
 _copy.node_cls.name = lambda self: "torch::autograd::CopyBackwards"
@@ -385,7 +385,7 @@ def _fill(xp, a, value):
 
 @_fill.def_backward
 def _(ctx, grad):
-    return (grad * 0,)
+    return (R.zeros_like(grad),)
 
 
 @declare("fill_", "FillBackward3", ("self", "value"))
@@ -396,7 +396,7 @@ def _fill_tensor(xp, a, value):
 @_fill_tensor.def_backward
 def _(ctx, grad):
     n = ctx.needs_input_grad
-    return (grad * 0 if n[0] else None), (grad.sum() if n[1] else None)
+    return (R.zeros_like(grad) if n[0] else None), (grad.sum() if n[1] else None)
 
 
 @declare("zero_", "ZeroBackward0")

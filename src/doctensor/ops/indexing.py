@@ -60,7 +60,7 @@ def basic_view(t, idx, single=False, alias=True):
                                                     "step": step})
             dim += 1
         else:
-            index = int(i)
+            index = _as_int_index(i)
             size = result._data.shape[dim]
             if not -size <= index < size:
                 raise IndexError(f"index {index} is out of bounds for dimension {real_dim - 1} "
@@ -70,6 +70,16 @@ def basic_view(t, idx, single=False, alias=True):
         from .views import alias_view
         result = make_view(t, alias_view, {})
     return result
+
+
+def _as_int_index(i):
+    """An int index, or torch's error for what cannot index."""
+    if isinstance(i, (int, np.integer, R.Tensor)):
+        return int(i)
+    if isinstance(i, str):
+        raise TypeError("new(): invalid data type 'str'")
+    raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                     f"Variables are valid indices (got {type(i).__name__})")
 
 
 def _to_numpy_index(i, t):

@@ -334,7 +334,7 @@ def trunc(xp, a):
 
 @trunc.def_backward
 def _(ctx, grad):
-    return (grad * 0,)
+    return (R.zeros_like(grad),)
 
 
 @declare("floor_divide", "FloorDivideBackward0", ("self", "other"))
@@ -359,7 +359,7 @@ def div_rounding(xp, a, b, rounding_mode):
 
 @div_rounding.def_backward
 def _(ctx, grad):
-    zero = grad * 0  # rounding makes the quotient piecewise constant
+    zero = R.zeros_like(grad)  # rounding makes the quotient piecewise constant
     n = ctx.needs_input_grad
     return (zero if n[0] else None), (zero if n[1] else None)
 
@@ -375,7 +375,7 @@ def pow_scalar(xp, a, exponent):
 def _(ctx, grad):
     e = ctx.attrs["exponent"]
     if e == 0:
-        return (grad * 0,)
+        return (R.zeros_like(grad),)
     return (grad * (e * ctx.self ** (e - 1)),)
 
 
@@ -403,7 +403,9 @@ def int_pow(xp, a, e):
 @pow_tensor.def_backward
 def _(ctx, grad):
     n = ctx.needs_input_grad
-    ga = grad * (ctx.exponent * ctx.self ** (ctx.exponent - 1)) if n[0] else None
+    e = ctx.exponent
+    # torch: where(exponent == 0, 0, grad * exponent * self ** (exponent - 1)): +0. there
+    ga = where_tensor(e == 0, 0, grad * (e * ctx.self ** (e - 1))) if n[0] else None
     gb = grad * (ctx.result * ctx.self.log()) if n[1] else None
     return ga, gb
 
@@ -451,7 +453,7 @@ def sign(xp, a):
 
 @sign.def_backward
 def _(ctx, grad):
-    return (grad * 0,)
+    return (R.zeros_like(grad),)
 
 
 @declare("exp", "ExpBackward0", saves={"result": (0,)})
@@ -535,7 +537,7 @@ def relu(xp, a):
 
 @relu.def_backward
 def _(ctx, grad):
-    return (grad * (ctx.result > 0),)
+    return (where_tensor(ctx.result > 0, grad, 0),)  # +0. where masked, as torch
 
 
 @declare("clamp", "ClampBackward1", saves={"self": (0,)})
@@ -556,7 +558,7 @@ def _(ctx, grad):
         mask = x >= lo
     if hi is not None:
         mask = (x <= hi) if mask is None else mask & (x <= hi)
-    return (grad if mask is None else grad * mask,)
+    return (grad if mask is None else where_tensor(mask, grad, 0),)
 
 
 @declare("where", "WhereBackward0", ("condition", "self", "other"), saves={"condition": (1, 2)})
@@ -568,9 +570,8 @@ def where(xp, c, a, b):
 def _(ctx, grad):
     c = ctx.condition
     n = ctx.needs_input_grad
-    zero = grad * 0
-    return (None, where_tensor(c, grad, zero) if n[1] else None,
-            where_tensor(c, zero, grad) if n[2] else None)
+    return (None, where_tensor(c, grad, 0) if n[1] else None,
+            where_tensor(c, 0, grad) if n[2] else None)
 
 
 def where_tensor(condition, a, b):

@@ -89,7 +89,7 @@ def _fill_random(t, op, draw):
 
 
 def _zero_grad(ctx, grad):
-    return (grad * 0,)
+    return (R.zeros_like(grad),)
 
 
 @declare("uniform_", "UniformBackward0")

@@ -7,6 +7,7 @@ import numpy as np
 from .. import _strides as S
 from .._dtypes import _BY_NP, int64
 from ._registry import declare, needs_grad, record, wrap_result
+from .pointwise import where_tensor
 
 __all__ = ["reduce", "sum_to_size", "max_min", "return_type"]
 
@@ -88,8 +89,10 @@ def reduce(name, t, dim=None, keepdim=False, dtype=None):
     if name == "mean":
         want = dtype or src
         if not want.is_floating_point:
-            raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either "
-                               "a floating point or complex dtype. Got: " + want.scalar_name)
+            which = "Input" if dtype is None else "Optional"
+            raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be "
+                               "either a floating point or complex dtype. Got: "
+                               + want.scalar_name)
         if dtype is not None and dtype is not src:
             t = t.to(dtype)
     if dim is None and not keepdim:
@@ -250,7 +253,8 @@ def min_all(xp, a):
 
 def _evenly_distribute(ctx, grad):
     mask = ctx.self == ctx.result
-    return (mask * (grad / mask.sum()),)
+    # torch on the CPU: zeros().masked_fill_(mask, grad / count), so unmasked entries are +0.
+    return (where_tensor(mask, grad / mask.sum(), 0),)
 
 
 max_all.def_backward(_evenly_distribute)
@@ -279,7 +283,7 @@ def _select_backward(ctx, grad):
         arange_shape[ctx.dim] = shape[ctx.dim]
     positions = wrap_result(xp.arange(shape[ctx.dim] if len(shape) else 1).reshape(arange_shape),
                             grad)
-    return (grad * (positions == idx),)
+    return (where_tensor(positions == idx, grad, 0),)  # torch scatters into +0. zeros
 
 
 max_dim.def_backward(_select_backward)

@@ -128,6 +128,48 @@ def _(ctx, grad):
     return (grad.transpose(ctx.dim0, ctx.dim1),)
 
 
+# transpose_ changes a tensor's own geometry in place (a metadata-only in-place op)
+transpose_inplace = view_op("transpose_", "TransposeBackward1")(transpose.geometry)
+transpose_inplace.def_backward(transpose.backward)
+
+
+def restride_(t, op, attrs):
+    """Give ``t`` itself the geometry of ``op`` (``transpose_``); one version bump."""
+    from .pointwise import check_inplace, rebase_history
+    grad = needs_grad((t,))
+    if grad:
+        check_inplace(t)
+    shape, strides, offset = op.geometry(*geometry_of(t), **attrs)
+    if grad:
+        rebase_history(t, op, (t,), attrs)
+    t._data = t._backend.as_strided(t.untyped_storage().buffer, tuple(shape), tuple(strides),
+                                    offset)
+    t._bump_version()
+    return t
+
+
+def resize_(t, size):
+    """``resize_``: a new contiguous geometry over the same storage, grown if it must be.
+
+    Note: when the storage grows, torch moves every tensor sharing it to the new memory;
+    here only ``t`` moves (its old aliases keep the old buffer).
+    """
+    if t._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    size = tuple(size)
+    numel = math.prod(size)
+    offset = t.storage_offset()
+    storage = t.untyped_storage()
+    buf = storage.buffer
+    if offset + numel > buf.size:
+        grown = t._backend.xp.zeros(offset + numel, dtype=buf.dtype)
+        grown[:buf.size] = buf
+        storage._buffer = buf = grown
+    t._data = t._backend.as_strided(buf, size, S.contiguous_strides(size), offset)
+    t._bump_version()
+    return t
+
+
 @view_op("t", "TBackward0")
 def t(shape, strides, offset):
     if len(shape) > 2:
@@ -654,4 +696,5 @@ graph.ABOVE.stack = _stack
 graph.ABOVE.view_edge = refresh_view_grad_fn
 graph.ABOVE.rebase_view = rebase_through_copy_slices
 graph.ABOVE.check_dirty = check_inplace_of_function
-graph.ABOVE.in_custom_function = IN_CUSTOM_FUNCTION
+graph.ABOVE.creation_meta = {"multi_output_node": MULTI_OUTPUT_NODE,
+                              "in_custom_function": IN_CUSTOM_FUNCTION}
