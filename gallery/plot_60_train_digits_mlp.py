@@ -1,6 +1,6 @@
 """
 训练一个识别手写数字的 MLP / Training an MLP on handwritten digits
-===================================================================
+==================================================================
 
 参考文章《Pytorch》开头的网络定义（修正后的版本见 :doc:`plot_5_sequential_fix`）。
 Based on the network definition at the start of the article "Pytorch" (the corrected version
@@ -79,20 +79,21 @@ print(X_test.shape, y_test.dtype)
 #    .. tab-item:: 中文
 #       :sync: zh
 #
-#       **网络。** 这是原文的网络，改了三处：第一层写成 ``nn.Linear(8 * 8, 512)``（原文漏掉了
+#       **网络。** 这是原文的网络，改了两处：第一层写成 ``nn.Linear(8 * 8, 512)``（原文漏掉了
 #       ``nn.Linear``，只剩一个元组；输入也从 28×28 变成 8×8）；最后一层之后不再接 ``ReLU``，
-#       因为 logits 需要能取负值（PyTorch 现在的入门教程也是这样写的）。``Flatten`` 对已经是
+#       因为 logits 需要能取负值，否则被截成 0 的类别很难再学回来。``Flatten`` 对已经是
 #       一维的特征不起作用，保留它是为了和原文一致。设定种子 0 后，初始权重与 PyTorch 逐位相同。
 #
 #    .. tab-item:: English
 #       :sync: en
 #
-#       **The network.** This is the article's network with three changes: the first layer is
+#       **The network.** This is the article's network with two changes: the first layer is
 #       ``nn.Linear(8 * 8, 512)`` (the article lost the ``nn.Linear`` and kept a tuple; the
 #       input is now 8×8 instead of 28×28), and no ``ReLU`` follows the last layer, because
-#       logits must be free to be negative (PyTorch's current quickstart tutorial writes it
-#       so too). ``Flatten`` does nothing to features that are already flat; it stays to
-#       match the article. With seed 0 the initial weights equal PyTorch's bit for bit.
+#       logits must be free to be negative (a class whose logit is clipped to 0 learns back
+#       slowly, if at all). ``Flatten`` does nothing to features that are already flat; it
+#       stays to match the article. With seed 0 the initial weights equal PyTorch's bit for
+#       bit.
 
 
 class NeuralNetwork(nn.Module):

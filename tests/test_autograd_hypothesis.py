@@ -91,6 +91,8 @@ def _edit(T, t, kind, a, b, w):
 
 def program(T, steps, base_kind):
     """Run ``steps``; return the per-step outcomes and the final state."""
+    # dyadic values: sums and products of them are exact, so no summation order (torch's or
+    # NumPy's) can change a printed digit of a gradient
     x = T.tensor((np.arange(24) / 8 + 0.25).reshape(4, 6), dtype=T.float64, requires_grad=True)
     w = T.tensor([0.5, -1.5, 2.0, 0.25], dtype=T.float64, requires_grad=True)
     base = x * 1 if base_kind == 0 else x.clone() if base_kind == 1 else x.t().clone().t()

@@ -406,3 +406,25 @@ def test_clip_grad_norm_and_vectors():
 def test_module_errors():
     ours, theirs = both(lambda T: T.nn.Module()(1))
     assert (ours.type, ours.message) == (theirs.type, theirs.message)
+
+
+def test_deepcopy_inplace_functional_and_clip_errors():
+    def fn(T):
+        import copy
+        m = _mlp(T)
+        m2 = copy.deepcopy(m)
+        F = T.nn.functional
+        x = T.ones(2, 3, requires_grad=True)
+        T.manual_seed(0)
+        r = F.relu(x.clone() - 2, inplace=True)
+        d = F.dropout(x.clone(), 0.5, inplace=True)
+        lr = F.leaky_relu(x.clone() - 2, 0.1)
+        p = T.nn.Parameter(T.ones(2))
+        p.grad = T.tensor([float("inf"), 1.0])
+        try:
+            T.nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True)
+        except RuntimeError as e:
+            err = str(e)
+        return (type(m2[0].weight).__name__, m2[0].weight.data_ptr() != m[0].weight.data_ptr(),
+                m2[0].weight, repr(m2), r, d, lr, err)
+    same_outcome(fn)

@@ -11,7 +11,7 @@ helper module, standing in for doctensor. We show that
    keyed on the script alone);
 4. an expected-output with no code block before it is an error with its line.
 
-Three builds with -j1, about 15 s.
+Four small builds with -j1, about 20 s.
 """
 
 import os
@@ -105,18 +105,21 @@ def test_build_checks_outputs_and_fails_on_any_mutation(project):
     assert "-sum: 6\n+sum: 7" in changed.stderr, changed.stderr
     helper.write_text(HELPER)
 
-    # 2. the recorded output changes, and an orphan directive appears: the build fails once,
-    #    at the end, listing both, each with its file, line, page and block
-    extra = "\n# %%\n# More text.\n\n# %%\n# .. expected-output::\n#\n#    orphan\n"
+    # 2. the recorded output changes, an orphan directive appears, a block raises: the build
+    #    fails once, at the end, listing all three, each with its file, line, page and block
+    extra = ("\n# %%\n# More text.\n\n# %%\n# .. expected-output::\n#\n#    orphan\n"
+             "\nraise RuntimeError('boom')\n")
     script.write_text(SCRIPT.replace("#    sum: 6", "#    sum: 7") + extra, encoding="utf-8")
-    orphan = len((SCRIPT + extra).splitlines()) - 2
+    orphan = len((SCRIPT + extra).splitlines()) - 4
     bad = _build(project, "B")
     assert bad.returncode != 0
     assert f"plot_mut.py:{line}: page auto_gallery/plot_mut, code block 1" in bad.stderr
     assert "-sum: 7\n+sum: 6" in bad.stderr, bad.stderr
     assert f"plot_mut.py:{orphan}: expected-output must be in the text cell right after a " \
         "code cell" in bad.stderr, bad.stderr
-    assert bad.stderr.count("expected output(s) do not match") == 1  # one failure, at the end
+    assert "page auto_gallery/plot_mut, code block 2 raised" in bad.stderr, bad.stderr
+    assert "RuntimeError: boom" in bad.stderr
+    assert bad.stderr.count("problem(s) with the recorded outputs") == 1  # once, at the end
 
 
 NOTEBOOK = """\
@@ -160,6 +163,6 @@ def test_notebook_outputs_are_checked_too(tmp_path):
     line = NOTEBOOK.splitlines().index("zwei")  # the fence is the line before (1-based)
     bad = _build(tmp_path, "A")
     assert bad.returncode != 0
-    assert "(of 2 checked)" in bad.stderr, bad.stderr
+    assert "(2 expected outputs checked)" in bad.stderr, bad.stderr
     assert f"nb.md:{line}: page nb, code block 2" in bad.stderr, bad.stderr
     assert "-zwei\n+two" in bad.stderr

@@ -99,3 +99,11 @@ def test_graph_after_backward_says_freed_unless_saved_is_off(lib):
     y.backward()
     assert "saved result: freed" in texts(draw_graph(y))
     assert not [t for t in texts(draw_graph(y, saved=False)) if "freed" in t or "saved" in t]
+
+
+def test_storage_refuses_big_tensors_and_cuts_long_buffers():
+    with pytest.raises(ValueError, match="big has 5000 elements"):
+        draw_storage(big=doctensor.zeros(5000))
+    found = texts(draw_storage(x=doctensor.zeros(100)[10:20]))
+    assert "… 52 more" in found
+    assert "x: shape [10] stride (1,) offset 10 _version 0" in found

@@ -195,7 +195,8 @@ def _box(svg, x, y, lines, fill="#fff", bold_first=False):
 
 # --- storage sharing ----------------------------------------------------------------------
 
-MAX_CELLS = 48
+MAX_CELLS = 48  # cells drawn per buffer
+MAX_ELEMENTS = 4096  # per tensor
 CELL = 34
 
 
@@ -216,6 +217,9 @@ def draw_storage(*named, **tensors):
     items = list(named) + list(tensors.items())
     groups = {}
     for label, t in items:
+        if t.numel() > MAX_ELEMENTS:
+            raise ValueError(f"draw_storage draws small tensors; {label} has {t.numel()} "
+                             f"elements (at most {MAX_ELEMENTS})")
         groups.setdefault(t.untyped_storage().data_ptr(), []).append((label, t))
     svg, y, colors = _Svg(), 10, itertools.count()
     for k, members in enumerate(groups.values()):

@@ -93,6 +93,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> torch.autograd.grad((x * x).sum(), x)
         (tensor([2., 4.]),)
     """
+    if is_grads_batched:
+        raise NotImplementedError("doctensor: autograd.grad(is_grads_batched=True) needs vmap, "
+                                  "which doctensor does not implement")
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads="
                          "True, but got: allow_unused=False.")

@@ -112,7 +112,7 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
                     continue
                 for nr, i in targets.get(node, ()):
                     captured[i] = grads_in[nr]
-            outs = _call(node, grads_in)
+            outs = _call_anomaly(node, grads_in) if AnomalyMode.enabled else node(grads_in)
             if not retain_graph:
                 node.release()
             for (nxt, nr), g in zip(node.next_functions, outs):
@@ -130,9 +130,8 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
     return captured
 
 
-def _call(node, grads):
-    if not AnomalyMode.enabled:
-        return node(grads)
+def _call_anomaly(node, grads):
+    """Note [anomaly mode]: warn with the node's forward stack if it fails; check NaNs."""
     try:
         outs = node(grads)
         if AnomalyMode.check_nan:

@@ -122,7 +122,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
     """torch.tensor: always copies ``data`` into a new leaf tensor."""
     if isinstance(data, R.Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use "
-                      "sourceTensor.clone().detach() or sourceTensor.clone().detach()."
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
                       "requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=3)
         dtype = dtype or data.dtype
@@ -244,6 +244,9 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False):
     return new_tensor(np.eye(n, n if m is None else m, dtype=dtype.np), device, requires_grad)
 
 
+_WARNED_READONLY = []
+
+
 def from_numpy(array):
     """A CPU tensor sharing ``array``'s memory."""
     if not isinstance(array, np.ndarray):
@@ -253,13 +256,15 @@ def from_numpy(array):
                          "with negative strides are not currently supported. (You can probably "
                          "work around this by making a copy of your array  with array.copy().) ")
     from_numpy_dtype(array.dtype)
-    if not array.flags.writeable:
+    if not array.flags.writeable and not _WARNED_READONLY:
+        _WARNED_READONLY.append(True)  # torch warns once per process (TORCH_WARN_ONCE)
         warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
                       "non-writable tensors. This means writing to this tensor will result in "
                       "undefined behavior. You may want to copy the array to protect its data "
                       "or make it writable before converting it to a tensor. This type of "
-                      "warning will be suppressed for the rest of this program.", UserWarning,
-                      stacklevel=2)
+                      "warning will be suppressed for the rest of this program. (Triggered "
+                      "internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:213.)",
+                      UserWarning, stacklevel=2)
     return new_tensor(array.view(), CPU, keep_strides=True)
 
 

@@ -225,10 +225,11 @@ def rebase_history(self, op, inputs, attrs, originals=None):
 
 def _add_scaled(xp, a, b, alpha):
     """``a + alpha * b`` as torch's CPU kernel computes it: one fused multiply-add for floats."""
-    if xp is np and getattr(a, "dtype", None) == np.float32 and getattr(b, "dtype", None) \
-            == np.float32:
-        from .._random_math import fma32
-        out = fma32(np.atleast_1d(b), np.float32(alpha), np.atleast_1d(a))
+    dt = getattr(a, "dtype", None)
+    if xp is np and dt in (np.float32, np.float64) and getattr(b, "dtype", None) == dt:
+        from .._random_math import fma32, fma64
+        fma = fma32 if dt == np.float32 else fma64
+        out = fma(np.atleast_1d(b), dt.type(alpha), np.atleast_1d(a))
         return out.reshape(np.broadcast_shapes(np.shape(a), np.shape(b)))
     return xp.add(a, b * scalar_as(alpha, b.dtype))
 

@@ -37,8 +37,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     with torch.no_grad():
         norms = torch.stack([_vector_norm(g, norm_type) for g in grads])
         total_norm = _vector_norm(norms, norm_type)
-        if error_if_nonfinite and not bool(total_norm.isfinite()) \
-                if hasattr(total_norm, "isfinite") else not math.isfinite(total_norm.item()):
+        if error_if_nonfinite and not math.isfinite(total_norm.item()):
             raise RuntimeError(
                 f"The total norm of order {norm_type} for gradients from `parameters` is "
                 "non-finite, so it cannot be clipped. To disable this error and scale the "
