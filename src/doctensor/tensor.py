@@ -613,6 +613,8 @@ class Tensor(TensorBase):
         return P.run(P.floor_divide, (other, self))
 
     def __mod__(self, other):
+        if isinstance(other, Tensor):
+            return P.run(P.remainder_tensor, (self, other))
         return P.run(P.remainder, (self, other))
 
     remainder = __mod__

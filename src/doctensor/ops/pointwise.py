@@ -328,6 +328,19 @@ def _(ctx, grad):
     return grad, None
 
 
+@declare("remainder", "RemainderBackward1", ("self", "other"),
+         saves={"self": (1,), "other": (1,)})
+def remainder_tensor(xp, a, b):
+    return remainder.forward(xp, a, b)
+
+
+@remainder_tensor.def_backward
+def _(ctx, grad):
+    n = ctx.needs_input_grad
+    return (grad if n[0] else None,
+            -grad * ctx.self.div(ctx.other, rounding_mode="floor") if n[1] else None)
+
+
 @declare("trunc", "TruncBackward0")
 def trunc(xp, a):
     return xp.trunc(a)
@@ -338,10 +351,15 @@ def _(ctx, grad):
     return (R.zeros_like(grad),)
 
 
-@declare("floor_divide", "FloorDivideBackward0", ("self", "other"))
+@declare("floor_divide", "NotImplemented", ("self", "other"))
 def floor_divide(xp, a, b):
     _check_int_zero_division(a, b)
     return xp.floor_divide(a, b)
+
+
+@floor_divide.def_backward
+def _(ctx, grad):
+    raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 @declare("div", "DivBackward2", ("self", "other"))
