@@ -421,3 +421,27 @@ def test_random_inplace_through_views_then_backward(case):
     # reprs off: float32 sums (w.grad) may differ from torch's by an ulp, which can show in
     # the 4th printed decimal; the values are compared within tolerance
     same_outcome(scenario, reprs=False)
+
+
+SETITEM_WITH_GRAD = {
+    "int": lambda T, y, w: y.__setitem__(1, w),
+    "slice": lambda T, y, w: y.__setitem__((slice(None), 0), w[:3]),
+    "list": lambda T, y, w: y.__setitem__([0, 2], w),
+    "tensor_rows": lambda T, y, w: y.__setitem__(T.tensor([2, 0]), w * 2),
+    "mask": lambda T, y, w: y.__setitem__(y > 4, w.sum()),
+    "int_and_list": lambda T, y, w: y.__setitem__((1, [0, 3]), w[:2]),
+    "ellipsis_0d": lambda T, y, w: y.__setitem__(..., w.sum()),
+    "broadcast_row": lambda T, y, w: y.__setitem__(slice(1, 3), w[None]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SETITEM_WITH_GRAD))
+def test_setitem_with_differentiable_values(name):
+    def scenario(T):
+        x = T.arange(12.0).reshape(3, 4).requires_grad_()
+        w = T.tensor([1.0, -2.0, 3.0, 0.5], requires_grad=True)
+        y = x * 1
+        SETITEM_WITH_GRAD[name](T, y, w)
+        (y * T.arange(12.0).reshape(3, 4)).sum().backward()
+        return type(y.grad_fn).__name__, y, x.grad, w.grad, y._version
+    same_outcome(scenario)

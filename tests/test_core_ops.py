@@ -19,7 +19,7 @@ import pytest
 import torch  # noqa: F401  (the oracle: fail, not skip, without it)
 from _oracle import DTYPES, FLOATS, assert_same, both, make_input, sample_values
 
-ALL = DTYPES
+ALL = DTYPES + ("float16",)
 NUM = ("float32", "float64", "int64", "int32", "uint8")
 INTEGRAL = ("int64", "int32", "uint8", "bool")
 
@@ -135,10 +135,10 @@ OPS = [
     b("ge", lambda T, x, y: x >= y),
     u("gt_scalar", lambda T, x: x > 0.5),
     u("eq_scalar", lambda T, x: x == 1),
-    b("and", lambda T, x, y: x & y, dtypes=INTEGRAL),
-    b("or", lambda T, x, y: x | y, dtypes=INTEGRAL),
-    b("xor", lambda T, x, y: x ^ y, dtypes=INTEGRAL),
-    u("invert", lambda T, x: ~x, dtypes=INTEGRAL),
+    b("and", lambda T, x, y: x & y),
+    b("or", lambda T, x, y: x | y),
+    b("xor", lambda T, x, y: x ^ y),
+    u("invert", lambda T, x: ~x),
     u("logical_not", lambda T, x: x.logical_not()),
     # -- copies and conversions ------------------------------------------------------------
     u("clone", lambda T, x: x.clone()),
@@ -158,7 +158,9 @@ OPS = [
     OpInfo("mean", lambda T, x: x.mean(), REDUCE),
     OpInfo("mean_dim", lambda T, x: T.mean(x, 0, keepdim=True), REDUCE_DIM),
     OpInfo("mean_dims", lambda T, x: x.mean((0, -1)), REDUCE_DIM),
-    OpInfo("prod", lambda T, x: x.prod(), REDUCE, domain=(0.5, 1.5)),
+    # float16 prod rounds differently from torch's (its accumulation order is not reproduced)
+    OpInfo("prod", lambda T, x: x.prod(), REDUCE, domain=(0.5, 1.5),
+           dtypes=tuple(d for d in ALL if d != "float16")),
     OpInfo("max", lambda T, x: x.max(), REDUCE),
     OpInfo("min", lambda T, x: T.min(x), REDUCE),
     OpInfo("max_dim", lambda T, x: x.max(0), REDUCE_DIM[:-1]),
@@ -266,6 +268,8 @@ def run_case(op, dtype, index, sample):
     rng = np.random.default_rng(zlib.crc32(f"{op.name}/{dtype}/{index}".encode()))
     values = [sample_values(rng, shape, dtype, op.domain, i in op.nonzero)
               for i, (shape, _) in enumerate(specs)]
+    # float16 gradients are not compared: torch's backward kernels compute in float32 and
+    # round once, doctensor's formulas (composed ops) round after each step (a few ulps off)
     grad = op.grad and dtype in FLOATS
     seed = zlib.crc32(f"g/{op.name}/{dtype}/{index}".encode())
 

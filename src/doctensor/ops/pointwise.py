@@ -539,6 +539,8 @@ def _(ctx, grad):
 @declare("sigmoid", "SigmoidBackward0", saves={"result": (0,)})
 def sigmoid(xp, a):
     # 1 / (1 + exp(-a)), computed so that large |a| neither overflows nor loses precision
+    if a.dtype == np.float16:  # torch computes half ops in float32, rounding once
+        return sigmoid.forward(xp, a.astype(np.float32)).astype(np.float16)
     e = xp.exp(-xp.abs(a))
     return xp.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
 
@@ -705,6 +707,24 @@ def _check_relu(args):
         raise RuntimeError("Boolean inputs not supported for relu")
 
 
+def _check_bitwise(name):
+    def check(args):
+        dt = promote(args)
+        if dt.is_floating_point:
+            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{dt.scalar_name}\'')
+    return check
+
+
+def _check_invert(args):
+    if args[0]._data.dtype.kind == "f":
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
+
+
+bitwise_and.check = _check_bitwise("bitwise_and")
+bitwise_or.check = _check_bitwise("bitwise_or")
+bitwise_xor.check = _check_bitwise("bitwise_xor")
+bitwise_not.check = _check_invert
 sub.check = rsub.check = _check_sub
 neg.check = _check_neg
 abs_.check = _check_abs

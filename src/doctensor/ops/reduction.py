@@ -39,14 +39,26 @@ def _reduced_axis(ndim, dims):
 # -- sum and mean --------------------------------------------------------------------------------
 
 
+# torch accumulates float16 reductions in float32 and rounds once at the end
+_F16 = np.dtype(np.float16)
+
+
+def _acc(dtype):
+    return np.float32 if dtype == _F16 else dtype
+
+
+def _done(out, dtype):
+    return out.astype(dtype) if dtype == _F16 else out
+
+
 @declare("sum", "SumBackward0")
 def sum_all(xp, a, dtype=None):
-    return xp.sum(a, dtype=dtype)
+    return _done(xp.sum(a, dtype=_acc(dtype)), dtype)
 
 
 @declare("sum", "SumBackward1")
 def sum_dim(xp, a, dims=(), keepdim=False, dtype=None):
-    return xp.sum(a, axis=dims, keepdims=keepdim, dtype=dtype)
+    return _done(xp.sum(a, axis=dims, keepdims=keepdim, dtype=_acc(dtype)), dtype)
 
 
 @sum_all.def_backward
@@ -61,12 +73,12 @@ def _(ctx, grad):
 
 @declare("mean", "MeanBackward0")
 def mean_all(xp, a):
-    return xp.mean(a, dtype=a.dtype)
+    return _done(xp.mean(a, dtype=_acc(a.dtype)), a.dtype)
 
 
 @declare("mean", "MeanBackward1")
 def mean_dim(xp, a, dims=(), keepdim=False):
-    return xp.mean(a, axis=dims, keepdims=keepdim, dtype=a.dtype)
+    return _done(xp.mean(a, axis=dims, keepdims=keepdim, dtype=_acc(a.dtype)), a.dtype)
 
 
 @mean_all.def_backward
@@ -151,7 +163,7 @@ def sum_to_size(t, shape):
 
 @declare("prod", "ProdBackward0", saves={"self": (0,), "result": (0,)})
 def prod_all(xp, a, dtype=None):
-    return xp.prod(a, dtype=dtype)
+    return _done(xp.prod(a, dtype=_acc(dtype)), dtype)
 
 
 @prod_all.def_backward
@@ -182,7 +194,8 @@ def prod(t, dtype=None):
 
 @declare("var", "VarBackward0", saves={"self": (0,)})
 def var(xp, a, dims=None, correction=1, keepdim=False):
-    return xp.var(a, axis=dims, ddof=correction, keepdims=keepdim).astype(a.dtype, copy=False)
+    return xp.var(a, axis=dims, ddof=correction, keepdims=keepdim,
+                  dtype=_acc(a.dtype)).astype(a.dtype, copy=False)
 
 
 @var.def_backward
@@ -199,7 +212,8 @@ def _(ctx, grad):
 
 @declare("std", "StdBackward0", saves={"self": (0,), "result": (0,)})
 def std(xp, a, dims=None, correction=1, keepdim=False):
-    return xp.std(a, axis=dims, ddof=correction, keepdims=keepdim).astype(a.dtype, copy=False)
+    return xp.std(a, axis=dims, ddof=correction, keepdims=keepdim,
+                  dtype=_acc(a.dtype)).astype(a.dtype, copy=False)
 
 
 @std.def_backward
