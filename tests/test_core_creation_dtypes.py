@@ -288,3 +288,23 @@ def test_readonly_numpy_warns_once_per_process():
     out = [subprocess.run([sys.executable, "-c", code.format(lib=lib)], capture_output=True,
                           text=True, timeout=60).stdout for lib in ("doctensor", "torch")]
     assert out[0] == out[1] and out[1].count("UserWarning") == 1
+
+
+def test_where_with_scalars_and_mixed_operands():
+    def scenario(T):
+        c = T.tensor([True, False, True])
+        i = T.tensor([1, 2, 3])
+        f = T.tensor([0.5, 1.5, 2.5], dtype=T.float64)
+        return [T.where(c, 1.0, 0), T.where(c, 1, 0), T.where(c, True, False), T.where(c, i, 2.5),
+                T.where(c, i, f), T.where(c, f, 7), T.where(c, T.tensor(1.0), i),
+                T.where(c > 0, i[:1], f)]
+    same_outcome(scenario)
+
+
+def test_tensor_from_tensors_and_stack_0d():
+    def scenario(T):
+        parts = [T.tensor(1.5), T.tensor(2.5)]
+        return [T.tensor([T.tensor(1), T.tensor(2)]), T.stack(parts), T.stack(parts, -1),
+                T.cat([T.ones(0), T.ones(2)]), T.cat([T.ones(2, 0), T.ones(2, 3)], 1),
+                T.tensor([[T.tensor(1.0)]])]
+    same_outcome(scenario)

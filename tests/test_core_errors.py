@@ -173,6 +173,7 @@ def test_error_matches_and_state_survives(name):
     assert_same(ours, theirs, path=name)
 
 
+@pytest.mark.filterwarnings("ignore:Using a non-tuple sequence")  # torch, on c["a"]
 def test_errors_include_only_the_expected_ones():
     """Every case above raises in torch (a typo in a case would make it test nothing)."""
     quiet = {"softmax_like", "transpose_dim", "permute", "getitem_neg"}

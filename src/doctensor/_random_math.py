@@ -39,6 +39,7 @@ __all__ = ["fma32", "fma64", "log_f32", "sincos_f32", "libm_cos", "libm_log", "l
 
 _F32_TAIL = np.uint64(2**29 - 1)  # the double mantissa bits below float32's 23
 _F32_HALFWAY = np.uint64(2**28)  # those bits for a value halfway between two normal floats
+_F32_MIN_NORMAL = np.float32(2.0**-126)
 _SPLITTER = 134217729.0  # 2**27 + 1, splits a double into two 26-bit halves (Veltkamp)
 
 
@@ -57,14 +58,20 @@ def _round_to_odd(s, err):
 
 
 def fma32(a, b, c):
-    """float32 ``a*b + c`` with one rounding; arguments broadcast like NumPy's (1-d or more)."""
-    a, b, c = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c)))
-    s = a * b + c
+    """float32 ``a*b + c`` with one rounding; arguments (float32 values) broadcast like NumPy's
+    (1-d or more).  Three passes over float64 in the common case, one temporary reused."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+    s = np.multiply(a, b, out=np.empty(shape, np.float64), dtype=np.float64)  # exact
+    np.add(s, c, out=s)  # one rounding, to 53 bits
     out = s.astype(np.float32)
-    halfway = (s.view(np.uint64) & _F32_TAIL) == _F32_HALFWAY
-    redo = np.nonzero(halfway | ((np.abs(s) < 2.0**-126) & (s != 0)))
-    if redo[0].size:
-        s, err = _two_sum(a[redo] * b[redo], c[redo])
+    bits = s.view(np.uint64)  # s is not needed any more: the redo starts again from a, b, c
+    np.bitwise_and(bits, _F32_TAIL, out=bits)
+    redo = bits == _F32_HALFWAY  # s halfway between two floats ...
+    redo |= np.abs(out) <= _F32_MIN_NORMAL  # ... or a float32 subnormal (or zero: harmless)
+    if redo.any():
+        redo = np.nonzero(redo)
+        a, b, c = (np.broadcast_to(np.asarray(v, np.float64), shape)[redo] for v in (a, b, c))
+        s, err = _two_sum(a * b, c)
         out[redo] = _round_to_odd(s, err).astype(np.float32)
     return out
 

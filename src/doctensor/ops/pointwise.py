@@ -94,7 +94,8 @@ def run(op, args, attrs=None, floating=False, out_dtype=None, scalars=()):
     tensors = [a for a in args if isinstance(a, R.Tensor)]
     if len(tensors) > 1:
         check_same_device(tensors)
-        check_broadcast(tensors)
+        if len(tensors) > 2 or tensors[0]._data.shape != tensors[1]._data.shape:
+            check_broadcast(tensors)
     dt = promote(args + tuple(scalars)) if scalars else promote(args)
     if floating and not dt.is_floating_point:
         dt = get_default_dtype()
@@ -104,9 +105,12 @@ def run(op, args, attrs=None, floating=False, out_dtype=None, scalars=()):
         out = _as_array(op.forward(xp, *arrays, **(attrs or {})), xp)
     if out_dtype is not None and out.dtype != out_dtype.np:
         out = out.astype(out_dtype.np)
-    if out.ndim > 1 and out.size and not op.contiguous_out and not all(
-            t._data.flags.c_contiguous for t in tensors):
-        out = torch_layout(out, tensors)
+    if out.ndim > 1 and not op.contiguous_out:
+        for t in tensors:  # Note [output layout]: only non-contiguous inputs can matter
+            if not t._data.flags.c_contiguous:
+                if out.size:
+                    out = torch_layout(out, tensors)
+                break
     result = wrap_result(out, first)
     if op.backward is not None and needs_grad(args):
         record(op, args, (result,), attrs)

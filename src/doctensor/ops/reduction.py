@@ -124,6 +124,8 @@ def contiguous_result(out, xp):
     dims too (NumPy keeps the input's layout and odd strides for kept dims)."""
     if isinstance(out, np.generic) or out.ndim == 0:
         return xp.asarray(out)
+    if out.flags.c_contiguous and 1 not in out.shape:  # the common case: nothing to do
+        return out
     want = tuple(s * out.itemsize for s in S.contiguous_strides(out.shape))
     if out.strides == want or not out.size:
         return out
