@@ -48,6 +48,7 @@ extensions = [
     "myst_nb",
     "sphinx_design",
     "sphinx_copybutton",
+    "sphinx-mathjax-offline",  # MathJax from the package, not a CDN: the site works offline
     "verify",
     "errata",
 ]

@@ -68,8 +68,8 @@ def fma32(a, b, c):
     np.bitwise_and(bits, _F32_TAIL, out=bits)
     redo = bits == _F32_HALFWAY  # s halfway between two floats ...
     redo |= np.abs(out) <= _F32_MIN_NORMAL  # ... or a float32 subnormal (or zero: harmless)
-    if redo.any():
-        redo = np.nonzero(redo)
+    if redo.any():  # rare: a handful of elements per million
+        redo = np.unravel_index(np.flatnonzero(redo), shape)
         a, b, c = (np.broadcast_to(np.asarray(v, np.float64), shape)[redo] for v in (a, b, c))
         s, err = _two_sum(a * b, c)
         out[redo] = _round_to_odd(s, err).astype(np.float32)
@@ -154,11 +154,14 @@ def log_f32(x):
         y = fma32(y, m, p)
     y = fma32(y * m, z, e * _LOG_Q1)
     y = y - z * _HALF
-    return fma32(e, _LOG_Q2, m + y)
+    # fma(e, Q2, m + y): e * Q2 is exact in float32 (|e| <= 126 has 7 bits, Q2 = 355/512 has
+    # 9), so the fused sum is the float32 sum of two floats, rounded once.
+    return e * _LOG_Q2 + (m + y)
 
 
 def sincos_f32(x):
-    """``sincos256_ps`` of avx_mathfun.h on a float32 array: returns (sin x, cos x)."""
+    """``sincos256_ps`` of avx_mathfun.h on a float32 array with values in [0, 2 pi):
+    returns (sin x, cos x)."""
     bits = x.view(np.uint32)
     sign_sin = bits & _SIGN
     a = (bits & ~_SIGN).view(np.float32)
@@ -167,9 +170,11 @@ def sincos_f32(x):
     y = j.astype(np.float32)
     sign_sin ^= ((j & 4) != 0).astype(np.uint32) << 31
     sign_cos = (((j - 2) & 4) == 0).astype(np.uint32) << 31
-    r = fma32(y, _DP[0], a)
-    r = fma32(y, _DP[1], r)
-    r = fma32(y, _DP[2], r)
+    # fma(y, DP1, a) and fma(y, DP2, r): y is 0, 2, 4, 6 or 8 (x < 2 pi) and DP1, DP2 have 8
+    # and 11 significant bits, so y * DP is exact in float32 and the fma is one float32 add.
+    r = (y * _DP[0]) + a
+    r = (y * _DP[1]) + r
+    r = fma32(y, _DP[2], r)  # DP3 has 24 bits: 6 * DP3 is not a float32
     z = r * r
     p = fma32(fma32(_COS_C[0], z, _COS_C[1]), z, _COS_C[2]) * z
     p = fma32(p, z, -(z * _HALF)) + _ONE

@@ -358,6 +358,8 @@ def _box_muller_f32(d, mean, std):
     u1, u2 = _ONE_F32 - d[:, :8], d[:, 8:]
     radius = np.sqrt(np.float32(-2.0) * log_f32(u1))
     sin, cos = sincos_f32(np.float32(2 * np.pi) * u2)
+    if std == 1:  # fma(x, 1, mean) rounds x + mean once: a float32 add (and -0. + 0. is 0.)
+        return np.concatenate([radius * cos + mean, radius * sin + mean], 1)
     return np.concatenate([fma32(radius * cos, std, mean), fma32(radius * sin, std, mean)], 1)
 
 
