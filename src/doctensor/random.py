@@ -354,7 +354,24 @@ class Generator:
 
 
 def _box_muller_f32(d, mean, std):
-    """A.4.1 on float32 windows of shape (k, 16), with avx_mathfun's log and sincos."""
+    """A.4.1 on float32 windows of shape (k, 16), with avx_mathfun's log and sincos.
+
+    A block of windows at a time: a million normals in one go would make each of the ~100
+    temporaries a fresh 2-4 MB array (page faults); blocks of 16384 windows reuse memory
+    and run about twice as fast.
+    """
+    if len(d) <= _BLOCK_ROWS:
+        return _box_muller_f32_block(d, mean, std)
+    out = np.empty_like(d)
+    for i in range(0, len(d), _BLOCK_ROWS):
+        out[i:i + _BLOCK_ROWS] = _box_muller_f32_block(d[i:i + _BLOCK_ROWS], mean, std)
+    return out
+
+
+_BLOCK_ROWS = 16384
+
+
+def _box_muller_f32_block(d, mean, std):
     u1, u2 = _ONE_F32 - d[:, :8], d[:, 8:]
     radius = np.sqrt(np.float32(-2.0) * log_f32(u1))
     sin, cos = sincos_f32(np.float32(2 * np.pi) * u2)

@@ -6,6 +6,7 @@ import warnings
 from collections import defaultdict
 
 import doctensor as torch
+from doctensor.nn.utils import reset_grads
 
 __all__ = ["Optimizer", "required"]
 
@@ -98,17 +99,7 @@ class Optimizer:
 
     def zero_grad(self, set_to_none=True):
         """Reset every parameter's ``.grad``: to None (default), or zero it in place."""
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    if set_to_none:
-                        p.grad = None
-                    else:
-                        if p.grad.grad_fn is not None:
-                            p.grad.detach_()
-                        else:
-                            p.grad.requires_grad_(False)
-                        p.grad.zero_()
+        reset_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure=None):
         raise NotImplementedError

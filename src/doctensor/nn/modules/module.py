@@ -303,16 +303,8 @@ class Module:
 
     def zero_grad(self, set_to_none=True):
         """Reset the gradients of all parameters (to None by default, as torch does)."""
-        for p in self.parameters():
-            if p.grad is not None:
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+        from ..utils import reset_grads
+        reset_grads(self.parameters(), set_to_none)
 
     # -- devices and dtypes -------------------------------------------------------------------
     def _apply(self, fn):

@@ -8,6 +8,21 @@ __all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector",
            "vector_to_parameters"]
 
 
+def reset_grads(parameters, set_to_none=True):
+    """What ``Module.zero_grad`` and ``Optimizer.zero_grad`` do to each parameter's ``.grad``:
+    drop it (the default), or detach it and zero it in place."""
+    for p in parameters:
+        if p.grad is not None:
+            if set_to_none:
+                p.grad = None
+            else:
+                if p.grad.grad_fn is not None:
+                    p.grad.detach_()
+                else:
+                    p.grad.requires_grad_(False)
+                p.grad.zero_()
+
+
 def _vector_norm(t, norm_type):
     if norm_type == math.inf:
         return t.abs().max()
