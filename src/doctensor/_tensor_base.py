@@ -106,7 +106,9 @@ class TensorBase:
         return self._storage
 
     def storage_offset(self):
-        storage = self.untyped_storage()
+        if self._storage is None:  # the storage, made from this tensor, starts at its data
+            return 0
+        storage = self._storage
         if storage.nbytes() == 0:
             return 0
         delta = self._backend.data_ptr(self._data) - storage.data_ptr()

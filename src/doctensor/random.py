@@ -113,7 +113,8 @@ class _MT19937:
             if k == m:
                 return head
             self._pending = None
-        return np.concatenate([head, self._bits.random_raw(k - len(head))])
+        raw = self._bits.random_raw(k - len(head))
+        return np.concatenate([head, raw]) if len(head) else raw
 
 
 class Generator:
@@ -211,7 +212,10 @@ class Generator:
 
     def _uniform_f32(self, n):
         """A.2: float32 uniforms in [0, 1) from the low 24 bits of one word each."""
-        return (self._random(n) & 0xFFFFFF).astype(np.float32) * np.float32(2.0**-24)
+        words = self._random(n)  # a fresh array: masked in place
+        x = np.bitwise_and(words, 0xFFFFFF, out=words).astype(np.float32)
+        x *= np.float32(2.0**-24)
+        return x
 
     def _uniform_f64(self, n):
         """A.2: float64 uniforms in [0, 1) from the low 53 bits of ``random64()``."""
@@ -228,12 +232,15 @@ class Generator:
         _check_floating("check_uniform_bounds", dtype)
         if dtype is dt.float64:
             lo, hi = np.float64(low), np.float64(high)
-            v = fma64(self._uniform_f64(n), hi - lo, lo)
+            x, fma = self._uniform_f64(n), fma64
         else:
             lo, hi = np.float32(low), np.float32(high)
-            v = fma32(self._uniform_f32(n), hi - lo, lo)
-        v = v.astype(dtype.np)
-        return np.where(v == hi.astype(dtype.np), lo.astype(dtype.np), v)
+            x, fma = self._uniform_f32(n), fma32
+        # fma(x, 1, lo) rounds x + lo once: one float add (rand() is uniform_(0, 1))
+        v = x + lo if hi - lo == 1 else fma(x, hi - lo, lo)
+        v = v.astype(dtype.np, copy=False)  # v is fresh: clamped in place
+        v[v == hi.astype(dtype.np)] = lo.astype(dtype.np)
+        return v
 
     def normal(self, n, dtype, mean=0.0, std=1.0, contiguous=True):
         """``Tensor.normal_(mean, std)`` on ``n`` elements (A.3-A.4).

@@ -570,13 +570,16 @@ class Tensor(TensorBase):
 
     # -- math -------------------------------------------------------------------------------------
     def add(self, other, alpha=1):
-        return P.run(P.add, (self, other), {"alpha": alpha} if alpha != 1 else None)
+        if alpha == 1:
+            return P.add_method(self, other)
+        return P.run(P.add, (self, other), {"alpha": alpha})
 
     def sub(self, other, alpha=1):
-        return P.run(P.sub, (self, other), {"alpha": alpha} if alpha != 1 else None)
+        if alpha == 1:
+            return P.sub_method(self, other)
+        return P.run(P.sub, (self, other), {"alpha": alpha})
 
-    def mul(self, other):
-        return P.run(P.mul, (self, other))
+    mul = P.mul_method
 
     def div(self, other, rounding_mode=None):
         if rounding_mode is not None:
@@ -584,17 +587,17 @@ class Tensor(TensorBase):
                 raise ValueError("div expected rounding_mode to be one of None, 'trunc', or "
                                  f"'floor' but found '{rounding_mode}'")
             return P.run(P.div_rounding, (self, other), {"rounding_mode": rounding_mode})
-        return P.run(P.div, (self, other), floating=True)
+        return P.div_method(self, other)
 
     def pow(self, exponent):
         if isinstance(exponent, Tensor):
             return P.run(P.pow_tensor, (self, exponent))
         return P.run(P.pow_scalar, (self,), {"exponent": exponent}, scalars=(exponent,))
 
-    __add__ = __radd__ = add
-    __sub__ = sub
+    __add__ = __radd__ = P.add_method  # Note [fast path] (ops/pointwise.py)
+    __sub__ = P.sub_method
     __mul__ = __rmul__ = mul
-    __truediv__ = div
+    __truediv__ = P.div_method
     __pow__ = pow
 
     def __rsub__(self, other):

@@ -1,5 +1,6 @@
 """``torch.autograd``: ``backward``, ``grad``, grad modes, custom ``Function`` and tools."""
 
+from .._tensor_base import wrap
 from . import functional, graph  # noqa: F401  (torch.autograd.functional, .graph)
 from .anomaly_mode import (
     detect_anomaly,
@@ -45,7 +46,11 @@ def _make_grads(outputs, grad_outputs):
                 if not out.dtype.is_floating_point:
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {out.dtype}")
-            g = out.new_ones(out.shape)
+            # torch's ones_like(output): built directly (new_ones' argument checks cost more
+            # than the rest of a small backward's setup)
+            g = wrap(graph.ABOVE.tensor_class(),
+                     out._backend.xp.ones(out._data.shape, out._data.dtype),
+                     out._device, out._backend)
         elif tuple(g.shape) != tuple(out.shape):
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                f"{g.shape} and output[{i}] has a shape of {out.shape}.")

@@ -61,7 +61,10 @@ def _needed(roots, run_targets, captures):
 def _accumulate(buffers, node, nr, grad):
     buf = buffers.get(node)
     if buf is None:
-        buf = buffers[node] = [None] * max(getattr(node, "num_outputs", 1), nr + 1)
+        if nr == 0 and node.num_outputs == 1:  # the common case: a single-output node
+            buffers[node] = [grad]
+            return
+        buf = buffers[node] = [None] * max(node.num_outputs, nr + 1)
     buf[nr] = grad if buf[nr] is None else buf[nr] + grad
 
 
@@ -72,13 +75,16 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
     ``.grad`` is only written (``accumulate``) for leaves among ``inputs``.
     """
     roots = []
+    held = []
     buffers = {}
     for t, g in zip(tensors, grads):
         node, nr = gradient_edge(t)
         if node is None:
             raise RuntimeError(f"element {len(roots)} of tensors does not require grad and does "
                                "not have a grad_fn")
-        g._version_counter()  # Note [stealing gradients]: never steal a user's tensor
+        g._version_counter()  # Note [stealing gradients]: never steal a user's tensor ...
+        if g._base is not None:
+            held.append(g._base)  # ... nor the memory of a view the user has
         roots.append(node)
         _accumulate(buffers, node, nr, g)
     captured = needed = None
@@ -121,9 +127,10 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
                 if g is not None:
                     _accumulate(buffers, nxt, nr, g)
                 elif nxt not in buffers:
-                    buffers[nxt] = [None] * getattr(nxt, "num_outputs", 1)
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
+                    buffers[nxt] = [None] * nxt.num_outputs
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if not left:
                     heapq.heappush(heap, (-nxt._seq, id(nxt), nxt))
     finally:
         GradMode.enabled = prev

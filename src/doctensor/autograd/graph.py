@@ -9,6 +9,7 @@ every leaf that requires grad::
 
 import itertools
 import re
+import sys
 import weakref
 
 from .. import _tensor_base
@@ -52,6 +53,7 @@ class Node:
 
     __slots__ = ("next_functions", "_seq", "_hooks", "_prehooks", "_tensor_prehooks",
                  "_retains_grad_hooks", "_metadata", "__weakref__")
+    num_outputs = 1  # how many gradients apply() receives
 
     def __init__(self, next_functions=()):
         self.next_functions = next_functions
@@ -204,6 +206,10 @@ from .._strides import dense_order  # noqa: E402
 # and dense), else contiguous; an incoming gradient that is laid out otherwise is copied.
 
 def _obeys_layout_contract(grad, var):
+    g, v = grad._data, var._data
+    if (v.flags.c_contiguous and g.strides == v.strides and g.itemsize == v.itemsize
+            and 0 not in g.strides and v.size):
+        return True  # the common case: both contiguous, in the same strides
     gst, vst = grad.stride(), var.stride()
     shape = grad._data.shape
     if dense_order(shape, vst) is not None:
@@ -239,7 +245,13 @@ def _is_fresh(t):
     # Note [stealing gradients]: torch keeps the incoming gradient as .grad when nothing else
     # references it.  Every alias (view, detach) creates the source's version counter, so a
     # tensor without one was never aliased; the engine marks user-given gradients the same way.
-    return t._base is None and t._vc is None
+    # A view that backward made of a temporary (sum_to_size's view of a bias gradient, the
+    # transposed mm of a weight gradient) is fresh when nothing but the view holds its base:
+    # torch's use_count test, with Python's reference count (the view's _base and the call's
+    # argument); the engine holds the bases of user-given views.
+    if t._base is None:
+        return t._vc is None
+    return sys.getrefcount(t._base) == 2
 
 
 class _Above:

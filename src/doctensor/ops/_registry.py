@@ -70,7 +70,7 @@ class OpNode(Node):
         if grad is None or (self.multi and all(g is None for g in grads)):
             return (None,) * len(self.next_functions)
         outs = self.op.backward(self, grad)
-        return tuple(_fit(g, meta) for g, meta in zip(outs, self.input_meta))
+        return tuple([_fit(g, meta) for g, meta in zip(outs, self.input_meta)])
 
     def release(self):
         for s in self.saved.values():
@@ -101,6 +101,7 @@ class Op:
         self.backward = None
         self.check = None  # optional check(args) run before anything else (torch's refusals)
         self.contiguous_out = False  # True: the result is contiguous, whatever the inputs
+        self.ufunc = None  # the NumPy ufunc forward is without attrs (pointwise.binary's fast path)
         self.node_cls = type(grad_fn or name, (OpNode,), {
             "__slots__": (), "op": self, "num_outputs": num_outputs,
             "multi": num_outputs != 1})
@@ -180,13 +181,17 @@ def record(op, inputs, outputs, attrs=None, originals=None):
     node.attrs = attrs if attrs is not None else {}
     saved = {}
     for name, users in op.saves.items():
-        if any(needs[i] for i in users):
-            if name == "result":
-                saved[name] = SavedTensor(outputs[0], is_output=True)
-            elif originals and name in originals:
-                saved[name] = SavedTensor(originals[name])
-            else:
-                saved[name] = SavedTensor(inputs[op.inputs.index(name)])
+        for i in users:
+            if needs[i]:
+                break
+        else:
+            continue  # no input whose gradient formula reads it requires grad
+        if name == "result":
+            saved[name] = SavedTensor(outputs[0], is_output=True)
+        elif originals and name in originals:
+            saved[name] = SavedTensor(originals[name])
+        else:
+            saved[name] = SavedTensor(inputs[op.inputs.index(name)])
     node.saved = saved
     for i, out in enumerate(outputs):
         if out is not None:

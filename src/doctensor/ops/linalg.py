@@ -148,9 +148,33 @@ def _(ctx, grad):
     n = ctx.needs_input_grad
     alpha, beta = ctx.attrs.get("alpha", 1), ctx.attrs.get("beta", 1)
     g = grad if alpha == 1 else grad * alpha
+    a = ctx.attrs
     return ((grad if beta == 1 else grad * beta) if n[0] else None,
-            g.mm(ctx.mat2.t()) if n[1] else None,
-            ctx.mat1.t().mm(g) if n[2] else None)
+            _mm_mat1_backward(g, ctx.mat2, a.get("mat1_sym_sizes"), a.get("mat1_sym_strides"))
+            if n[1] else None,
+            _mm_mat2_backward(g, ctx.mat1, a.get("mat2_sym_sizes"), a.get("mat2_sym_strides"))
+            if n[2] else None)
+
+
+# Note [gradient layouts of mm]: torch's mm_mat1_backward / mm_mat2_backward give a
+# column-major (transposed) operand a column-major gradient.  For nn.Linear's ``weight.t()``
+# that makes the weight's gradient contiguous after TBackward0, so AccumulateGrad keeps it as
+# ``.grad`` without a copy (Note [stealing gradients]).
+
+def _column_major(sizes, strides):
+    return strides is not None and strides[0] == 1 and strides[1] == sizes[0]
+
+
+def _mm_mat1_backward(grad, mat2, sizes, strides):
+    if _column_major(sizes, strides):
+        return mat2.mm(grad.t()).t()
+    return grad.mm(mat2.t())
+
+
+def _mm_mat2_backward(grad, mat1, sizes, strides):
+    if _column_major(sizes, strides):
+        return grad.t().mm(mat1).t()
+    return mat1.t().mm(grad)
 
 
 def addmm(c, a, b, beta=1, alpha=1):
@@ -163,10 +187,12 @@ def addmm(c, a, b, beta=1, alpha=1):
                            f"{_BY_NP[b._data.dtype].scalar_name}")
     _same_dtype(a, b)
     check_same_device((c, a, b))
-    attrs = {"beta": beta, "alpha": alpha}
     out = _addmm.forward(a._backend.xp, c._data, a._data, b._data, beta, alpha)
     result = wrap_result(out, a)
     if needs_grad((c, a, b)):
+        attrs = {"beta": beta, "alpha": alpha,  # with what torch saves (_saved_mat1_sym_sizes)
+                 "mat1_sym_sizes": a._data.shape, "mat1_sym_strides": a.stride(),
+                 "mat2_sym_sizes": b._data.shape, "mat2_sym_strides": b.stride()}
         record(_addmm, (c, a, b), (result,), attrs)
     return result
 

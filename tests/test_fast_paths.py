@@ -1,0 +1,165 @@
+"""The speed paths of issue 8 keep torch's semantics (no timings here: see ``benchmarks/``).
+
+* Note [fast path] (ops/pointwise.py): ``a + b`` & co. skip ``run``'s promotion, broadcast and
+  layout work in the common case; results, dtypes, strides and history stay torch's.
+* Note [floating-point errors]: inf and nan come silently (no NumPy RuntimeWarning, even under
+  ``-W error``), and the user's own NumPy error state is left as it was.
+* relu's backward (``where(c, x, 0)``) as bits times the mask: NaN, inf and -0. as torch.
+* Note [stealing gradients]: gradients that backward made are kept as ``.grad`` without a copy
+  (nn.Linear's weight, through torch-shaped mm backward), never a tensor the user holds.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import doctensor
+
+
+def _same(d, t):
+    assert d.dtype.name == str(t.dtype).split(".")[-1]
+    assert tuple(d.shape) == tuple(t.shape)
+    assert d.stride() == t.stride()
+    np.testing.assert_array_equal(np.ascontiguousarray(d.detach().numpy()).view(np.uint8),
+                                  np.ascontiguousarray(t.detach().numpy()).view(np.uint8))
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "truediv", "radd", "rmul", "rsub"])
+@pytest.mark.parametrize("other", ["tensor", 3, 2.5, True, "int_tensor", "row", "f64"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int64", "bool"])
+def test_binary_operators_match_torch(op, other, dtype):
+    base = np.array([[1.5, -2.0, 0.0], [4.0, 1e30, -0.0]])
+
+    def build(lib):
+        a = lib.tensor(base, dtype=getattr(lib, dtype)) if dtype != "bool" else \
+            lib.tensor(base > 0)
+        if other == "tensor":
+            b = lib.tensor(base[::-1].copy()).to(a.dtype)
+        elif other == "int_tensor":
+            b = lib.tensor([[1, 2, 3], [4, 5, 6]])
+        elif other == "row":
+            b = lib.tensor([0.5, 2.0, -1.0], dtype=a.dtype)
+        elif other == "f64":
+            b = lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=lib.float64)
+        else:
+            b = other
+        return a, b
+
+    def apply(lib, a, b):
+        try:
+            return getattr(a, f"__{op}__")(b)
+        except Exception as e:  # noqa: BLE001 - the refusal is part of the semantics
+            return type(e).__name__, str(e)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        args = build(doctensor)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no NumPy RuntimeWarning (overflow of 1e30 * ...)
+        got = apply(doctensor, *args)
+    want = apply(torch, *build(torch))
+    if isinstance(want, tuple):
+        assert got == want
+    elif got is not NotImplemented and want is not NotImplemented:
+        _same(got, want)
+
+
+def test_transposed_and_zero_dim_operands():
+    for lib in (doctensor, torch):
+        x = lib.arange(6.0).reshape(2, 3)
+        lib.r = (x.t() + x.t(), x.t() * 2.0, lib.tensor(2.0) * lib.tensor(3.0), x[0] - x[1])
+    for d, t in zip(doctensor.r, torch.r, strict=True):
+        _same(d, t)
+
+
+def test_history_through_the_fast_path():
+    for lib in (doctensor, torch):
+        a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        b = lib.tensor([4.0, 5.0, 6.0], requires_grad=True)
+        out = (a * b + a - 2.0) / b
+        lib.r = out.grad_fn.name(), out.grad_fn.next_functions[0][0].name()
+        out.sum().backward()
+        lib.g = a.grad, b.grad
+        with lib.no_grad():
+            lib.n = (a * b).requires_grad
+    assert doctensor.r == torch.r and doctensor.n == torch.n
+    for d, t in zip(doctensor.g, torch.g, strict=True):
+        _same(d, t)
+
+
+def test_saved_operand_modified_in_place_is_caught():
+    a = doctensor.tensor([1.0, 2.0], requires_grad=True)
+    b = doctensor.tensor([3.0, 4.0])
+    c = a * b
+    b.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        c.sum().backward()
+
+
+def test_inf_and_nan_come_silently_and_numpy_state_is_kept():
+    before = np.geterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        x = doctensor.tensor([3e38, 0.0, -1.0], dtype=doctensor.float32)
+        (x * x, x - x * x * 10, x / 0, x.log(), doctensor.nn.functional.log_softmax(x * 10, 0))
+        x.mul_(1e10)
+    assert np.geterr() == before
+    with pytest.warns(RuntimeWarning):  # the user's own NumPy still warns
+        np.array([3e38], np.float32) * np.float32(10)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_relu_backward_bits(dtype):
+    values = [np.nan, -0.0, np.inf, -np.inf, -3.0, 0.0, 2.0, -0.0]
+    inputs = [1.0, 2.0, -1.0, -2.0, 0.0, 3.0, 4.0, -5.0]
+    for lib in (doctensor, torch):
+        x = lib.tensor(inputs, dtype=getattr(lib, dtype), requires_grad=True)
+        lib.relu(x).backward(lib.tensor(values, dtype=getattr(lib, dtype)))
+        lib.r = x.grad, lib.where(lib.tensor(inputs) > 0, lib.tensor(values), 0)
+    for d, t in zip(doctensor.r, torch.r, strict=True):
+        _same(d, t)
+
+
+def test_linear_gradients_are_kept_without_a_copy():
+    doctensor.manual_seed(0)
+    layer = doctensor.nn.Linear(4, 3)
+    x = doctensor.randn(5, 4)
+    layer(x).sum().backward()
+    w, b = layer.weight.grad, layer.bias.grad
+    assert w.is_contiguous() and w.stride() == layer.weight.stride()
+    # the stolen gradients are accumulated in place by the next backward
+    ptrs = w.data_ptr(), b.data_ptr()
+    layer(x).sum().backward()
+    assert (layer.weight.grad.data_ptr(), layer.bias.grad.data_ptr()) == ptrs
+    torch.manual_seed(0)
+    t_layer = torch.nn.Linear(4, 3)
+    tx = torch.tensor(x.numpy())
+    t_layer(tx).sum().backward()
+    t_layer(tx).sum().backward()
+    np.testing.assert_allclose(layer.weight.grad.numpy(), t_layer.weight.grad.numpy(),
+                               rtol=1e-6)
+    assert layer(x).grad_fn._saved_mat2_sym_strides == t_layer(tx).grad_fn._saved_mat2_sym_strides
+
+
+def test_a_users_gradient_is_never_kept():
+    for make in (lambda: doctensor.ones(4, 3).t(), lambda: doctensor.ones(3, 4),
+                 lambda: doctensor.zeros(2, 3, 4)[1]):
+        x = doctensor.zeros(3, 4, requires_grad=True)
+        g = make()
+        x.backward(g)
+        assert x.grad.data_ptr() != g.data_ptr()
+        x.backward(g)
+        assert g.sum().item() == 12 * g.flatten()[0].item()  # the user's tensor untouched
+
+
+def test_zero_dim_where_and_relu_give_real_tensors():
+    for lib in (doctensor, torch):
+        r = lib.where(lib.tensor(True), lib.tensor(2.0), 0)
+        r.add_(1)
+        x = lib.tensor(-1.0, requires_grad=True)
+        lib.relu(x).backward()
+        lib.r = r.view(1), x.grad.view(1), lib.tensor(3.0) * lib.tensor(2.0) + 1.0
+    for d, t in zip(doctensor.r, torch.r, strict=True):
+        _same(d, t)
