@@ -51,6 +51,7 @@ extensions = [
     "sphinx-mathjax-offline",  # MathJax from the package, not a CDN: the site works offline
     "verify",
     "errata",
+    "cjk",  # no stray spaces where a Chinese paragraph breaks across source lines
 ]
 if os.environ.get("DOCTENSOR_INTERSPHINX"):  # offline -W builds would fail on the fetch
     extensions.append("sphinx.ext.intersphinx")

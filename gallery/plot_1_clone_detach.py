@@ -53,6 +53,7 @@ import textwrap
 import warnings
 
 import doctensor as torch
+from doctensor.viz import draw_graph, draw_storage
 
 
 def show(text):
@@ -79,8 +80,6 @@ b += 1
 print(a)
 print(b)
 print(c)
-# (diagram: a and c share one buffer, b has its own;
-#  graph a -> CloneBackward0 -> AddBackward0)
 
 # %%
 # .. expected-output::
@@ -89,6 +88,39 @@ print(c)
 #    tensor(2., grad_fn=<AddBackward0>)
 #    tensor(3.)
 #
+# .. tab-set::
+#    :sync-group: lang
+#
+#    .. tab-item:: 中文
+#       :sync: zh
+#
+#       下面两张图由 ``doctensor.viz`` 在构建时根据这三个张量画出。第一张是存储：
+#       ``a`` 和 ``c`` 读同一块存储 A（只有一个格子，值为 3），``b`` 独占存储 B（值为 2）。
+#       ``b`` 的版本是 1（``b += 1``）；``a`` 和 ``c`` 的版本仍是 0，因为 ``a.data *= 3``
+#       改的是 ``a.data`` 自己的版本计数器（见
+#       :doc:`plot_4_data_vs_detach`）。第二张是 ``b`` 的计算图，箭头是梯度流动的方向：
+#       ``AddBackward0`` → ``CloneBackward0`` → ``a`` 的 ``AccumulateGrad``。
+#
+#    .. tab-item:: English
+#       :sync: en
+#
+#       The two pictures below are drawn at build time by ``doctensor.viz`` from these three
+#       tensors. The first shows storage: ``a`` and ``c`` read the same storage A (a single
+#       cell holding 3), ``b`` owns storage B (holding 2). ``b`` is at version 1
+#       (``b += 1``); ``a`` and ``c`` are still at version 0, because ``a.data *= 3`` bumps
+#       only the separate version counter of ``a.data`` (see :doc:`plot_4_data_vs_detach`).
+#       The second is the graph of ``b``, with arrows in the direction gradients flow:
+#       ``AddBackward0`` → ``CloneBackward0`` → ``AccumulateGrad`` of ``a``.
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_storage(("a", a), ("b = a.clone()", b), ("c = a.detach()", c))
+
+# %%
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_graph(b, params={"a": a}, name="b")
+
+# %%
 # .. tab-set::
 #    :sync-group: lang
 #
@@ -207,8 +239,6 @@ with warnings.catch_warnings(record=True) as caught:
     print(a_copy.grad)
 show_warnings(caught)
 print(a.grad)
-# (diagram: graph of z: a -> PowBackward0 and a -> CloneBackward0 -> MulBackward0,
-#  both into AddBackward0)
 
 # %%
 # .. expected-output::
@@ -223,6 +253,32 @@ print(a.grad)
 #    github.com/pytorch/pytorch/pull/30531 for more information.
 #    tensor(7.)
 #
+# .. tab-set::
+#    :sync-group: lang
+#
+#    .. tab-item:: 中文
+#       :sync: zh
+#
+#       下图是 ``z`` 的计算图（``doctensor.viz.draw_graph`` 在构建时画出）。从 ``AddBackward0``
+#       出发有两条路：``PowBackward0``（来自 ``a ** 2``）和 ``MulBackward0`` →
+#       ``CloneBackward0``（来自 ``a_copy * 3``），两条路汇到同一个 ``AccumulateGrad``，
+#       也就是叶子 ``a``。所以两部分梯度都加在 ``a.grad`` 上，而克隆节点只是中转，
+#       ``a_copy`` 自己不存梯度。
+#
+#    .. tab-item:: English
+#       :sync: en
+#
+#       The picture below is the graph of ``z`` (drawn at build time by
+#       ``doctensor.viz.draw_graph``). From ``AddBackward0`` two paths lead down:
+#       ``PowBackward0`` (from ``a ** 2``) and ``MulBackward0`` → ``CloneBackward0`` (from
+#       ``a_copy * 3``). Both end in the same ``AccumulateGrad``, the leaf ``a``, so both
+#       contributions add up in ``a.grad``, while the clone node only passes gradient on and
+#       ``a_copy`` keeps none.
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_graph(z, params={"a": a}, name="z", saved=False)
+
+# %%
 # .. tab-set::
 #    :sync-group: lang
 #

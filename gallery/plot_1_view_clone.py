@@ -47,6 +47,7 @@ jimmy, 2025-01-12); every example is re-typed here as our own script.
 #       ``y`` is another Python object with another ``id``, but the same data pointer.
 
 import doctensor as torch
+from doctensor.viz import draw_storage
 
 torch.manual_seed(0)
 x = torch.rand(2, 2)
@@ -56,7 +57,6 @@ print(x)
 print(y)
 print(id(x) == id(y))
 print(x.data_ptr() == y.data_ptr())
-# (diagram: one buffer of 4 floats; x reads it as 2x2 with strides (2, 1), y as 4 with stride 1)
 
 # %%
 # .. expected-output::
@@ -67,6 +67,32 @@ print(x.data_ptr() == y.data_ptr())
 #    False
 #    True
 #
+# .. tab-set::
+#    :sync-group: lang
+#
+#    .. tab-item:: 中文
+#       :sync: zh
+#
+#       下图由 ``doctensor.viz.draw_storage`` 在构建时根据这里的 ``x`` 和 ``y`` 画出。
+#       最上面一行是存储本身：4 个 4 字节的格子，格中是数值，下面是格子的序号。
+#       每个张量占一行色块，标出它读的格子；色块中的数字是张量自己按行优先顺序的第几个元素。
+#       ``x`` 以形状 [2, 2]、步长 (2, 1) 读这 4 个格子，``y`` 以形状 [4]、步长 (1,) 读同样的
+#       格子；两者的偏移都是 0，版本都是 1（``x += 1`` 这一次原地修改）。
+#
+#    .. tab-item:: English
+#       :sync: en
+#
+#       The picture below is drawn at build time by ``doctensor.viz.draw_storage`` from this
+#       ``x`` and ``y``. The top row is the storage itself: 4 cells of 4 bytes, each showing
+#       its value, numbered underneath. Each tensor gets a row of coloured marks on the cells
+#       it reads, numbered in the tensor's own row-major order. ``x`` reads the 4 cells as
+#       shape [2, 2] with stride (2, 1), ``y`` reads the same cells as shape [4] with stride
+#       (1,); both start at offset 0 and are at version 1 (the one in-place ``x += 1``).
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_storage(("x", x), ("y = x.view(4)", y))
+
+# %%
 # .. tab-set::
 #    :sync-group: lang
 #

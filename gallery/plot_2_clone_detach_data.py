@@ -45,6 +45,7 @@ every example is re-typed here as our own script.
 #       as it was.
 
 import doctensor as torch
+from doctensor.viz import draw_storage
 
 torch.manual_seed(0)
 x = torch.rand(2, 3)
@@ -148,7 +149,6 @@ w_detached[0, 0] = 0.5
 print(w_detached)
 print(w)
 print(w.grad)
-# (diagram: w and w_detached over one buffer; only w has requires_grad and .grad)
 
 # %%
 # .. expected-output::
@@ -198,6 +198,30 @@ print(w.grad)
 #       tensor([[0.5000, 0.9000, 0.9000],
 #               [0.9000, 0.9000, 0.9000]])
 #
+# .. tab-set::
+#    :sync-group: lang
+#
+#    .. tab-item:: 中文
+#       :sync: zh
+#
+#       下图由 ``doctensor.viz.draw_storage`` 在构建时根据上面的 ``w`` 和 ``w_detached``
+#       画出：两者读同一块 6 个格子的存储，形状、步长、偏移都相同，
+#       格子 0 里是写入的 0.5。它们共用一个版本计数器，版本都是 2：
+#       ``optimizer.step()`` 原地更新一次，``w_detached[0, 0] = 0.5`` 又一次。
+#
+#    .. tab-item:: English
+#       :sync: en
+#
+#       The picture below is drawn at build time by ``doctensor.viz.draw_storage`` from the
+#       ``w`` and ``w_detached`` above: both read the same storage of 6 cells, with the same
+#       shape, stride and offset, and cell 0 holds the 0.5 written into it. They share one
+#       version counter, at 2: one in-place update by ``optimizer.step()``, one by
+#       ``w_detached[0, 0] = 0.5``.
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_storage(("w", w), ("w_detached = w.detach()", w_detached))
+
+# %%
 # .. tab-set::
 #    :sync-group: lang
 #

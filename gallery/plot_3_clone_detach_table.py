@@ -79,6 +79,7 @@ import textwrap
 import warnings
 
 import doctensor as torch
+from doctensor.viz import draw_graph, draw_storage
 
 
 def show_warnings(caught):
@@ -209,7 +210,6 @@ with warnings.catch_warnings(record=True) as caught:
 show_warnings(caught)
 print(detach_x.requires_grad)
 print(clone_detach_x.requires_grad)
-# (diagram: y: ViewBackward0 -> AddmmBackward0 -> CloneBackward0 -> AccumulateGrad(x))
 
 # %%
 # .. expected-output::
@@ -225,6 +225,35 @@ print(clone_detach_x.requires_grad)
 #    False
 #    False
 #
+# .. tab-set::
+#    :sync-group: lang
+#
+#    .. tab-item:: 中文
+#       :sync: zh
+#
+#       下图是 ``y`` 的计算图，由 ``doctensor.viz.draw_graph`` 在构建时画出，箭头是梯度流动的方向。
+#       ``nn.Linear`` 对一维输入先把它变成一行（``ViewBackward0``），算 ``AddmmBackward0``，
+#       再变回来。梯度从 ``AddmmBackward0`` 分三路：偏置 ``f.bias`` 的 ``AccumulateGrad``；
+#       经 ``TBackward0`` 到权重 ``f.weight``；经 ``ViewBackward0`` 和 ``CloneBackward0``
+#       到叶子 ``x``。``clone_x`` 只是克隆节点的输出，图中没有属于它的 ``AccumulateGrad``，
+#       所以它的 ``.grad`` 是 ``None``。
+#
+#    .. tab-item:: English
+#       :sync: en
+#
+#       The picture below is the graph of ``y``, drawn at build time by
+#       ``doctensor.viz.draw_graph``; arrows point the way gradients flow. For a
+#       one-dimensional input ``nn.Linear`` first views it as one row (``ViewBackward0``),
+#       computes ``AddmmBackward0``, and views the result back. From ``AddmmBackward0`` the
+#       gradient goes three ways: to the ``AccumulateGrad`` of the bias ``f.bias``; through
+#       ``TBackward0`` to the weight ``f.weight``; through ``ViewBackward0`` and
+#       ``CloneBackward0`` to the leaf ``x``. ``clone_x`` is only the clone node's output and
+#       has no ``AccumulateGrad`` of its own, so its ``.grad`` is ``None``.
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_graph(y, params={"x": x, "f.weight": f.weight, "f.bias": f.bias}, name="y", saved=False)
+
+# %%
 # .. tab-set::
 #    :sync-group: lang
 #
@@ -298,7 +327,6 @@ optimizer.step()
 
 print(f.weight)
 print(w)
-# (diagram: f.weight and w share one buffer of 3 floats)
 
 # %%
 # .. expected-output::
@@ -310,6 +338,28 @@ print(w)
 #    tensor([[-0.1043,  0.1097, -0.7752]], requires_grad=True)
 #    tensor([[-0.1043,  0.1097, -0.7752]])
 #
+# .. tab-set::
+#    :sync-group: lang
+#
+#    .. tab-item:: 中文
+#       :sync: zh
+#
+#       下图由 ``doctensor.viz.draw_storage`` 在构建时画出：``f.weight`` 和 ``w``
+#       读同一块 3 个格子的存储，格中是更新后的权重。两者共用一个版本计数器，版本都是 2：
+#       线性层初始化权重时原地写了一次，``optimizer.step()`` 又写了一次。
+#
+#    .. tab-item:: English
+#       :sync: en
+#
+#       The picture below is drawn at build time by ``doctensor.viz.draw_storage``:
+#       ``f.weight`` and ``w`` read the same storage of 3 cells, which holds the updated
+#       weights. They share one version counter, at 2: the layer wrote its weights in place
+#       once when it initialised them, and ``optimizer.step()`` wrote them once more.
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_storage(("f.weight", f.weight), ("w = f.weight.detach()", w))
+
+# %%
 # .. tab-set::
 #    :sync-group: lang
 #

@@ -63,6 +63,7 @@ here as our own script.
 import textwrap
 
 import doctensor as torch
+from doctensor.viz import draw_graph, draw_storage
 
 
 def show(text):
@@ -80,8 +81,6 @@ try:
     out.sum().backward()
 except RuntimeError as e:
     show(f"{type(e).__name__}: {e}")
-# (diagram: out and c share one buffer and one version counter (now 1);
-#  SigmoidBackward0 holds out saved at version 0)
 
 # %%
 # .. expected-output::
@@ -141,6 +140,35 @@ except RuntimeError as e:
 #       detection to find the operation that failed to compute its gradient, with
 #       torch.autograd.set_detect_anomaly(True, check_nan=False).
 #
+# .. tab-set::
+#    :sync-group: lang
+#
+#    .. tab-item:: 中文
+#       :sync: zh
+#
+#       下面两张图由 ``doctensor.viz`` 在构建时画出。第一张：``out`` 和 ``c`` 读同一块存储，
+#       格中全是 0，两者的版本都是 1。第二张是 ``out`` 的计算图：``SigmoidBackward0``
+#       保存了它的结果 ``out``，取出时版本对不上，图中标为 “modified in place!”；
+#       箭头指向叶子 ``a`` 的 ``AccumulateGrad``。
+#
+#    .. tab-item:: English
+#       :sync: en
+#
+#       The two pictures below are drawn at build time by ``doctensor.viz``. First: ``out``
+#       and ``c`` read one storage, all zeros now, and both are at version 1. Second, the
+#       graph of ``out``: ``SigmoidBackward0`` saved its result ``out``, whose version no
+#       longer matches, so the picture marks it "modified in place!"; the arrow leads on to
+#       the ``AccumulateGrad`` of the leaf ``a``.
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_storage(("out", out), ("c = out.detach()", c))
+
+# %%
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_graph(out, params={"a": a}, name="out")
+
+# %%
 # .. tab-set::
 #    :sync-group: lang
 #
@@ -243,10 +271,6 @@ print(t2.data_ptr() == t.data_ptr(), t3.data_ptr() == t.data_ptr())
 
 t2.add_(1)
 print(t._version, t2._version, t3._version)
-t3.add_(1)
-print(t._version, t2._version, t3._version)
-print(t)
-# (diagram: t, t2, t3 over one buffer; t and t2 point to one version counter, t3 to its own)
 
 # %%
 # .. expected-output::
@@ -254,6 +278,52 @@ print(t)
 #    False False
 #    True True
 #    1 1 0
+#
+# .. tab-set::
+#    :sync-group: lang
+#
+#    .. tab-item:: 中文
+#       :sync: zh
+#
+#       下图由 ``doctensor.viz.draw_storage`` 在构建时画出，是此刻（``t2.add_(1)`` 之后）的样子：
+#       三个张量读同一块存储，格中已是 ``[1., 2.]``；``t`` 和 ``t2`` 的版本是 1，
+#       ``t3`` 仍是 0。同一块内存，两个版本计数器。
+#
+#    .. tab-item:: English
+#       :sync: en
+#
+#       The picture below, drawn at build time by ``doctensor.viz.draw_storage``, shows this
+#       moment (after ``t2.add_(1)``): the three tensors read one storage, which already holds
+#       ``[1., 2.]``; ``t`` and ``t2`` are at version 1, ``t3`` is still at 0. One memory, two
+#       version counters.
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_storage(("t", t), ("t2 = t.detach()", t2), ("t3 = t.data", t3))
+
+# %%
+# .. tab-set::
+#    :sync-group: lang
+#
+#    .. tab-item:: 中文
+#       :sync: zh
+#
+#       再通过 ``t3`` 原地加 1：只有 ``t3`` 自己的计数器从 0 变成 1，``t`` 和 ``t2``
+#       的版本仍是 1；数据却写进了同一块内存，``t`` 变成 ``[2., 3.]``。
+#
+#    .. tab-item:: English
+#       :sync: en
+#
+#       Then add 1 in place through ``t3``: only ``t3``'s own counter moves, from 0 to 1, and
+#       ``t`` and ``t2`` stay at version 1; the data, though, lands in the same memory, and
+#       ``t`` becomes ``[2., 3.]``.
+
+t3.add_(1)
+print(t._version, t2._version, t3._version)
+print(t)
+
+# %%
+# .. expected-output::
+#
 #    1 1 1
 #    tensor([2., 3.], requires_grad=True)
 #

@@ -65,6 +65,7 @@ every example is re-typed here as our own script.
 import textwrap
 
 import doctensor as torch
+from doctensor.viz import draw_graph, draw_storage
 
 
 def show(text):
@@ -204,8 +205,6 @@ except RuntimeError as e:
     show(f"{type(e).__name__}: {e}")
 print(x.grad)
 print(y)
-# (diagram: leaf [2, 4, 6] -> ViewBackward0 -> y; y and tmp share buffer and version counter;
-#  z's node saved x and y at version 0)
 
 # %%
 # .. expected-output::
@@ -286,6 +285,43 @@ print(y)
 #               [ 8.],
 #               [12.]], grad_fn=<AsStridedBackward0>)
 #
+# .. tab-set::
+#    :sync-group: lang
+#
+#    .. tab-item:: 中文
+#       :sync: zh
+#
+#       下面两张图由 ``doctensor.viz`` 在构建时画出。第一张是存储：没有名字的叶子
+#       （即 ``y._base``）、它的视图 ``y`` 和 ``tmp = y.detach()`` 读同一块 3 个格子的存储，
+#       格中已是 4、8、12；三者共用一个版本计数器，版本都是 1。
+#       第二张是 ``z`` 的计算图。``torch.matmul`` 把一维的 ``x`` 变成一行
+#       （``UnsqueezeBackward0``），做矩阵乘法（``MmBackward0``），再去掉这一维
+#       （``SqueezeBackward4``）。``MmBackward0`` 保存了 ``x`` 的这一行（完好）和 ``y``
+#       （标为 “modified in place!”，报错就来自这里）。``z`` 的图里仍是当初的
+#       ``ViewBackward0``；重建为 ``AsStridedBackward0`` 的只是 ``y.grad_fn``。
+#
+#    .. tab-item:: English
+#       :sync: en
+#
+#       The two pictures below are drawn at build time by ``doctensor.viz``. First, storage:
+#       the nameless leaf (``y._base``), its view ``y`` and ``tmp = y.detach()`` read one
+#       storage of 3 cells, which now holds 4, 8, 12; the three share one version counter,
+#       at 1. Second, the graph of ``z``. ``torch.matmul`` turns the one-dimensional ``x``
+#       into a row (``UnsqueezeBackward0``), multiplies matrices (``MmBackward0``) and drops
+#       that dimension again (``SqueezeBackward4``). ``MmBackward0`` saved the row of ``x``
+#       (intact) and ``y`` (marked "modified in place!": that is where the error comes
+#       from). The graph of ``z`` still holds the original ``ViewBackward0``; only
+#       ``y.grad_fn`` was rebuilt as ``AsStridedBackward0``.
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_storage(("y._base", y._base), ("y", y), ("tmp = y.detach()", tmp))
+
+# %%
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_graph(z, params={"x": x, "y._base": y._base}, name="z")
+
+# %%
 # .. tab-set::
 #    :sync-group: lang
 #

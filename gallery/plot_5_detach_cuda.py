@@ -52,6 +52,7 @@ import textwrap
 import warnings
 
 import doctensor as torch
+from doctensor.viz import draw_graph
 
 
 def show_warnings(caught):
@@ -147,8 +148,9 @@ z = y.detach()
 z[0] = 100.0
 print("y:", y)
 print("z:", z)
-# (diagram: CPU leaf -> ToCopyBackward0 -> x on cuda:0 -> MulBackward0 -> y;
-#  y and z share one cuda:0 buffer)
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_graph(y, name="y")
 
 # %%
 # .. expected-output::
@@ -167,6 +169,9 @@ print("z:", z)
 #       CPU 上；``.cuda()`` 是对它的一次可求导的复制（``ToCopyBackward0``），
 #       名字 ``x`` 指向的是复制的结果。反向传播之后，``x.grad`` 是 ``None``
 #       （读取时 PyTorch 还会警告），梯度落在了那个已经没有名字的 CPU 叶子上。
+#       上图是 ``y`` 的计算图（``doctensor.viz.draw_graph`` 在构建时画出）：
+#       ``MulBackward0`` → ``ToCopyBackward0`` → 叶子的 ``AccumulateGrad``，
+#       其中没有属于 ``x`` 的 ``AccumulateGrad``。
 #       想在 GPU 上得到叶子，应直接在 GPU 上创建它：
 #       ``torch.tensor(..., device="cuda", requires_grad=True)``。
 #
@@ -177,8 +182,11 @@ print("z:", z)
 #       the leaf on the CPU; ``.cuda()`` is a differentiable copy of it
 #       (``ToCopyBackward0``), and the name ``x`` points at the copy. After backward,
 #       ``x.grad`` is ``None`` (and PyTorch warns when it is read): the gradient went to the
-#       CPU leaf, which no name refers to any more. To get a leaf on the GPU, create it
-#       there: ``torch.tensor(..., device="cuda", requires_grad=True)``.
+#       CPU leaf, which no name refers to any more. The picture above, the graph of ``y``
+#       drawn at build time by ``doctensor.viz.draw_graph``, shows it: ``MulBackward0`` →
+#       ``ToCopyBackward0`` → the leaf's ``AccumulateGrad``, and no ``AccumulateGrad`` for
+#       ``x``. To get a leaf on the GPU, create it there:
+#       ``torch.tensor(..., device="cuda", requires_grad=True)``.
 
 print(x.is_leaf, x.grad_fn.name())
 y.sum().backward()

@@ -354,6 +354,18 @@ SCENARIOS = {
         out = isinstance((x * 2).grad_fn, torch.autograd.graph.Node)""",
     "requires_grad_int": """
         torch.ones(2, dtype=torch.long).requires_grad_()""",
+    # -- node introspection ----------------------------------------------------------------------
+    "accumulate_grad_name": """
+        x = torch.ones(2, requires_grad=True)
+        acc = (x * 2).sum().grad_fn.next_functions[0][0].next_functions[0][0]
+        out = acc.name(), type(acc).__name__""",
+    "saved_names_in_dir": """
+        x = torch.ones(2, 3, requires_grad=True); y = torch.ones(2, 3, requires_grad=True)
+        nodes = [(x * y).grad_fn, (x * 2).grad_fn, x.exp().grad_fn, (x ** 2).grad_fn,
+                 x.transpose(0, 1).grad_fn, x.unsqueeze(0).grad_fn, x.log().grad_fn,
+                 x.permute(1, 0).grad_fn, torch.where(x > 0, x, y).grad_fn, x.neg().grad_fn,
+                 x.clone().grad_fn]
+        out = [[a for a in dir(g) if a.startswith("_saved")] for g in nodes]""",
 }
 
 

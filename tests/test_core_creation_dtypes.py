@@ -105,7 +105,28 @@ FACTORIES = {
     "new_ones": lambda T: T.ones(2, dtype=T.float64).new_ones((2, 2)),
     "new_full": lambda T: T.ones(2).new_full((2,), 3),
     "new_tensor": lambda T: T.ones(2, dtype=T.float64).new_tensor([1, 2]),
+    # empty_strided: its memory is garbage in torch, so only the layout is compared
+    "empty_strided": lambda T: _layout(T.empty_strided((2, 3), (1, 2))),
+    "empty_strided_f64": lambda T: _layout(T.empty_strided([2, 3], [4, 1], dtype=T.float64,
+                                                           requires_grad=True)),
+    "empty_strided_zero_strides": lambda T: _layout(T.empty_strided((2, 3), (0, 0))),
+    "empty_strided_empty": lambda T: _layout(T.empty_strided((0, 3), (5, 5))),
+    "empty_strided_0d": lambda T: _layout(T.empty_strided((), ())),
+    "empty_strided_clone": lambda T: T.empty_strided((2, 3), (1, 2)).clone().stride(),
+    "empty_strided_dims": lambda T: T.empty_strided((2, 3), (1,)),
+    "empty_strided_negative": lambda T: T.empty_strided((2, -1), (1, 1)),
+    "empty_strided_negative_stride": lambda T: T.empty_strided((2, 3), (-1, 1)),
+    "empty_strided_float_stride": lambda T: T.empty_strided((2, 3), (1.5, 1)),
+    "empty_strided_int_grad": lambda T: T.empty_strided((2,), (1,), dtype=T.int64,
+                                                        requires_grad=True),
+    "new_empty_strided": lambda T: _layout(
+        T.ones(2, dtype=T.int32).new_empty_strided((2, 2), (1, 2))),
 }
+
+
+def _layout(t):
+    return (tuple(t.shape), t.stride(), t.dtype, t.requires_grad, t.is_leaf,
+            t.untyped_storage().nbytes(), t.storage_offset())
 
 
 @pytest.mark.parametrize("name", sorted(FACTORIES))

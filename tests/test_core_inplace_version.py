@@ -44,6 +44,13 @@ INPLACE = {
     "setitem_adv_mix": lambda T, x: x.__setitem__((1, [0, 3]), T.tensor([1.5, 2.5])),
     "setitem_bool": lambda T, x: x.__setitem__(x > 5, 0.0),
     "setitem_ellipsis": lambda T, x: x.__setitem__(Ellipsis, 1.0),
+    "masked_fill_": lambda T, x: x.masked_fill_(x > 5, -1.0),
+    "masked_fill_tensor": lambda T, x: x.masked_fill_(T.tensor([True, False, True, False]),
+                                                      T.tensor(2.5)),
+    "round_": lambda T, x: x.div_(3).round_(decimals=1),
+    "rsqrt_": lambda T, x: x.add_(1).rsqrt_(),
+    "log1p_": lambda T, x: x.log1p_(),
+    "expm1_": lambda T, x: x.div_(10).expm1_(),
 }
 
 AUGMENTED = {

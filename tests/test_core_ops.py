@@ -126,6 +126,28 @@ OPS = [
     u("clamp_min", lambda T, x: T.clamp(x, min=0)),
     u("clamp_max_float", lambda T, x: x.clamp(max=0.5)),
     u("clip", lambda T, x: x.clip(0, 2)),
+    # float16 rsqrt: torch rounds sqrt to half first for the elements after the last whole
+    # 32-wide vector (all of a small tensor), not reproduced
+    u("rsqrt", lambda T, x: x.rsqrt(), domain=(0.1, 4.0), dtypes=DTYPES),
+    u("rsqrt_", lambda T, x: x.clone().rsqrt_(), domain=(0.1, 4.0), dtypes=DTYPES),
+    u("log1p", lambda T, x: T.log1p(x), domain=(-0.9, 4.0)),
+    u("log1p_", lambda T, x: x.clone().log1p_(), domain=(-0.9, 4.0)),
+    u("expm1", lambda T, x: x.expm1()),
+    u("expm1_", lambda T, x: x.clone().expm1_()),
+    u("round", lambda T, x: T.round(x * 2)),  # x * 2: some halves, rounded to even
+    u("round_", lambda T, x: x.clone().round_()),
+    u("round_decimals", lambda T, x: x.round(decimals=2)),
+    u("round_decimals0", lambda T, x: T.round(x, decimals=0)),
+    u("round_decimals_neg", lambda T, x: x.round(decimals=-1), domain=(-40.0, 40.0)),
+    u("round_decimals_", lambda T, x: x.clone().round_(decimals=1)),
+    # -- masked_fill (float values into integer tensors truncate; bool masks only) ------------
+    b("masked_fill", lambda T, x, y: x.masked_fill(y > 0, 0.5)),
+    b("masked_fill_tensor", lambda T, x, y: T.masked_fill(x, y > 1, y.sum())),
+    u("masked_fill_", lambda T, x: x.clone().masked_fill_(x > 0, -1)),
+    u("masked_fill_long_mask", lambda T, x: x.masked_fill(x.long(), 1)),
+    u("masked_fill_value_1d", lambda T, x: x.masked_fill(x > 0, x.reshape(-1)[:1].detach())),
+    OpInfo("masked_fill_bad_broadcast", lambda T, x, y: x.masked_fill_(y > 0, 1),
+           [((3,), (2, 3)), ((2, 3), (3,))], grad=False),
     # -- comparisons and logic -------------------------------------------------------------
     b("eq", lambda T, x, y: x == y),
     b("ne", lambda T, x, y: T.ne(x, y)),
@@ -174,6 +196,14 @@ OPS = [
     OpInfo("std_dim_keep", lambda T, x: x.std(-1, keepdim=True), REDUCE_DIM),
     OpInfo("var_unbiased_false", lambda T, x: x.var(unbiased=False), REDUCE),
     OpInfo("std_correction0", lambda T, x: x.std(0, correction=0), REDUCE_DIM),
+    OpInfo("norm", lambda T, x: x.norm(), REDUCE),
+    OpInfo("norm_dim", lambda T, x: T.norm(x, dim=0), REDUCE_DIM),
+    OpInfo("norm_p1_keep", lambda T, x: x.norm(p=1, dim=-1, keepdim=True), REDUCE_DIM),
+    OpInfo("norm_p3", lambda T, x: x.norm(3), REDUCE),
+    OpInfo("norm_p1_5_dims", lambda T, x: x.norm(1.5, (0, -1)), REDUCE_DIM),
+    OpInfo("norm_p0_5", lambda T, x: T.norm(x, 0.5, -1), REDUCE_DIM),
+    OpInfo("norm_inf", lambda T, x: x.norm(float("inf"), dim=0), REDUCE_DIM),
+    OpInfo("norm_fro_dtype", lambda T, x: x.norm("fro", dtype=T.float64), REDUCE),
     OpInfo("all", lambda T, x: x.all(), REDUCE),
     OpInfo("any_dim", lambda T, x: x.any(0), REDUCE_DIM),
     # -- matrix products -------------------------------------------------------------------
@@ -204,6 +234,28 @@ OPS = [
     OpInfo("stack", lambda T, x, y: T.stack([x, y]), [((2, 3), (2, 3)), ((), ()),
                                                        ((2, 3), (3, 2))]),
     OpInfo("stack_dim", lambda T, x, y: T.stack([x, y], -1), [((2, 3), ((2, 3), "T"))]),
+    OpInfo("repeat", lambda T, x: x.repeat(2, 1, 3), UNARY),
+    OpInfo("repeat_tuple", lambda T, x: x.repeat((1, 2)), [(3, 4), (4,), ((3, 4), "T"),
+                                                            (2, 3, 4)]),
+    OpInfo("repeat_zero", lambda T, x: x.repeat(0, 2), [(3, 4), (4,), (0,)]),
+    # -- sorting (torch's CPU sort is stable: integer ties keep their order) ----------------
+    OpInfo("sort", lambda T, x: x.sort(), UNARY),
+    OpInfo("sort_desc_dim0", lambda T, x: T.sort(x, 0, descending=True), UNARY),
+    OpInfo("sort_stable", lambda T, x: x.sort(dim=-1, stable=True), UNARY),
+    OpInfo("argsort", lambda T, x: x.argsort(descending=True), UNARY),
+    # topk: floats only, whose samples have no ties (torch's partial sort orders ties its own
+    # way, not reproduced)
+    OpInfo("topk", lambda T, x: x.topk(2), [(5,), (3, 4), ((3, 4), "T"), ((2, 5), "step"),
+                                            (2, 3, 4), (), (1,)], dtypes=FLOATS),
+    OpInfo("topk_smallest", lambda T, x: T.topk(x, 3, 0, largest=False), [(5,), (4, 3),
+                                                                          ((3, 4), "T")],
+           dtypes=FLOATS),
+    # -- Tensor.type ---------------------------------------------------------------------------
+    u("type_name", lambda T, x: x.type()),
+    u("type_dtype", lambda T, x: x.type(T.float64)),
+    u("type_str", lambda T, x: x.type("torch.IntTensor")),
+    u("type_same", lambda T, x: x.type(x.type()) is x),
+    u("type_bad", lambda T, x: x.type("FloatTensor")),
     # -- views and indexing (values and gradients; sharing is in test_core_views) ----------
     u("view", lambda T, x: x.view(-1)),
     u("reshape", lambda T, x: x.reshape(-1, 1)),

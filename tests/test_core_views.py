@@ -272,3 +272,124 @@ def test_random_view_chains(case):
         return before, root.tolist(), [w._version for w in views], root._version
 
     same_outcome(scenario)
+
+
+# -- copies keep the layout (Note [preserve_format]) ------------------------------------------
+
+LAYOUTS = {
+    "contiguous": lambda T: T.arange(24.).view(2, 3, 4),
+    "transpose": lambda T: T.arange(24.).view(2, 3, 4).transpose(0, 2),
+    "step": lambda T: T.arange(24.).view(2, 3, 4)[:, ::2],
+    "step_permuted": lambda T: T.arange(24.).view(2, 3, 4)[:, :, ::2].permute(2, 0, 1),
+    "expand_t": lambda T: T.arange(3.).view(3, 1).expand(3, 4).t(),
+    "expand_new_dim": lambda T: T.tensor([1., 2.])[None].expand(3, 2),
+    "expand_permuted": lambda T: T.arange(6.).view(2, 1, 3).expand(2, 4, 3).permute(2, 1, 0),
+    "size1_odd_stride": lambda T: T.arange(3.).view(3, 1).t(),
+    "size1_permuted": lambda T: T.arange(6.).view(2, 3, 1).permute(2, 0, 1),
+    "unsqueeze_t": lambda T: T.arange(6.).view(2, 3).t().unsqueeze(1),
+    "select_t": lambda T: T.arange(24.).view(2, 3, 4).transpose(0, 2)[:, 1],
+    "diagonal": lambda T: T.arange(9.).view(3, 3).diagonal(),
+    "overlapping": lambda T: T.arange(24.).as_strided((3, 3), (1, 1)),
+    "equal_strides": lambda T: T.arange(24.).as_strided((2, 3), (2, 2)),
+    "sparse_t": lambda T: T.arange(24.).as_strided((3, 3), (2, 6)),
+    "empty_t": lambda T: T.zeros(0, 3).t(),
+    "empty_permuted": lambda T: T.zeros(2, 0, 3).permute(2, 0, 1),
+    "many_size1": lambda T: T.zeros(4, 1, 1, 5).permute(3, 1, 2, 0),
+}
+
+COPIES = {
+    "clone": lambda T, x: x.clone(),
+    "torch.clone": lambda T, x: T.clone(x),
+    "clone_contiguous": lambda T, x: x.clone(memory_format=T.contiguous_format),
+    "clone_preserve": lambda T, x: x.clone(memory_format=T.preserve_format),
+    "empty_like": lambda T, x: T.empty_like(x),
+    "zeros_like": lambda T, x: T.zeros_like(x),
+    "ones_like": lambda T, x: T.ones_like(x, dtype=T.float64),
+    "full_like": lambda T, x: T.full_like(x, 7),
+    "zeros_like_contiguous": lambda T, x: T.zeros_like(x, memory_format=T.contiguous_format),
+    "rand_like": lambda T, x: T.rand_like(x),
+    "randn_like": lambda T, x: T.randn_like(x),
+    "randint_like": lambda T, x: T.randint_like(x, 9),
+    "to_int": lambda T, x: x.to(T.int64),
+    "double": lambda T, x: x.double(),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("copy", sorted(COPIES))
+def test_copy_layout_matches_torch(copy, layout):
+    def scenario(T):
+        T.manual_seed(0)
+        x = LAYOUTS[layout](T)
+        out = COPIES[copy](T, x)
+        values = None if copy == "empty_like" else out  # torch's empty memory is garbage
+        return out.stride(), out.is_contiguous(), out.untyped_storage().nbytes(), values
+
+    same_outcome(scenario)
+
+
+def test_memory_format_objects():
+    same_outcome(lambda T: (repr(T.contiguous_format), repr(T.preserve_format),
+                            type(T.channels_last).__name__))
+
+
+# -- resize_ (Note [resize_ grows the storage]) -------------------------------------------------
+
+RESIZES = {
+    "grow_moves_views": """
+        a = torch.zeros(2); v = a.view(2); d = a.detach(); s = a[1:]; m = a.view(1, 2)
+        a.resize_(4); a.fill_(1)
+        out = ([t.data_ptr() - a.data_ptr() for t in (v, d, s, m)], v, d, s, m, a,
+               v.untyped_storage().nbytes(), s.storage_offset(), v._version)""",
+    "grow_through_view": """
+        x = torch.zeros(3); y = x.view(3); z = y.view(3); y.resize_(6); y[3:] = 2
+        out = x.data_ptr() == y.data_ptr(), z.untyped_storage().nbytes(), x, y""",
+    "grow_view_with_offset": """
+        a = torch.arange(6.); v = a[2:4]; v.resize_(3); n = a.untyped_storage().nbytes()
+        v.resize_(5); v[4] = 9
+        out = n, a.untyped_storage().nbytes(), v.data_ptr() - a.data_ptr(), a, v.shape""",
+    "shrink_keeps_storage": """
+        a = torch.arange(6.); v = a[2:]; a.resize_(2)
+        out = a, v, v.untyped_storage().nbytes(), a._version""",
+    "same_size_is_a_no_op": """
+        x = torch.zeros(2, 3).t(); x.resize_(3, 2); s = x.stride(), x._version
+        x.resize_(6); out = s, x.stride(), x._version""",
+    "expanded_same_size": """
+        x = torch.zeros(2).expand(3, 2); x.resize_(3, 2); out = x.stride()""",
+    "non_contiguous": """
+        x = torch.zeros(2, 3)[:, :2]; out = x.resize_(2, 2).stride(), x.resize_(4).stride()""",
+    "versions": """
+        a = torch.zeros(2); vs = [a._version]
+        for size in [(2,), (5,), (3,), (1, 3), (1, 3)]:
+            a.resize_(size); vs.append(a._version)
+        out = vs, a.resize_(torch.Size([3])).shape, a.resize_([1, 1]).shape""",
+    "empty": """
+        x = torch.zeros(2); x.resize_(0); out = x, x.untyped_storage().nbytes(), x.stride()""",
+    "resize_as_": """
+        x = torch.zeros(2, 3); out = x.resize_as_(torch.zeros(3, 4).t()).stride()""",
+    "requires_grad": """torch.zeros(2, requires_grad=True).resize_(2)""",
+    "requires_grad_no_grad": """
+        with torch.no_grad():
+            torch.zeros(2, requires_grad=True).resize_(3)""",
+    "non_leaf": """(torch.zeros(2, requires_grad=True) * 1).resize_(3)""",
+    "negative": """torch.zeros(2).resize_(2, -1)""",
+    "float_size": """torch.zeros(2).resize_(2.0)""",
+    "float_in_sizes": """torch.zeros(2).resize_(2, 2.0)""",
+    "from_numpy_cannot_grow": """
+        import numpy as np
+        t = torch.from_numpy(np.zeros(4)); t.resize_(2); out = t.shape; t.resize_(5)""",
+    "numpy_shares_memory": """
+        t = torch.zeros(3); n = t.numpy(); t.resize_(2); out = t.shape; t.resize_(4)""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESIZES))
+def test_resize_matches_torch(name):
+    import textwrap
+
+    def scenario(T):
+        env = {"torch": T}
+        exec(textwrap.dedent(RESIZES[name]), env)
+        return env.get("out")
+
+    same_outcome(scenario)

@@ -163,3 +163,25 @@ def test_zero_dim_where_and_relu_give_real_tensors():
         lib.r = r.view(1), x.grad.view(1), lib.tensor(3.0) * lib.tensor(2.0) + 1.0
     for d, t in zip(doctensor.r, torch.r, strict=True):
         _same(d, t)
+
+
+def test_floating_point_errors_are_ignored_in_every_thread():
+    """Note [floating-point errors]: each thread has its own quiet context."""
+    import threading
+    errors = []
+
+    def work():
+        try:
+            x = doctensor.full((10_000,), 3e38)
+            for _ in range(50):
+                assert np.isinf((x * x + x).numpy()).all()
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == []

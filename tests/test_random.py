@@ -16,7 +16,7 @@ import torch.nn.functional as F
 
 from doctensor import _dtypes as dt
 from doctensor import random as dr
-from doctensor._random_math import fma32, fma64
+from doctensor._random_math import box_muller_f32, fma32, fma64, log_f32, sincos_f32
 
 # -(2**64 - 5) is not here: torch raises for it (only -2**63 <= seed < 2**64 is accepted).
 SEEDS = [0, 1, 42, 123456789, 2**31 - 1, 2**32 + 5, -1, -(2**63) + 5, 5489]
@@ -142,6 +142,54 @@ def test_randn_million_float32():
     assert_same(g.normal(10**6 + 7, dt.float32), torch.randn(10**6 + 7, generator=tg))
     assert_same(g.normal(10**6, dt.float32, -0.5, 0.25),
                 torch.empty(10**6).normal_(-0.5, 0.25, generator=tg))
+
+
+# Sizes around the block path's edges: 16, ragged ends, box_muller_f32's blocks of 4096 windows
+# and its split among threads (from 2 blocks), and a million (+ ragged ends).
+BIG_SIZES = [16, 17, 4096 * 16 - 1, 4096 * 16, 2 * 4096 * 16 + 5, 10**6, 10**6 + 3, 1_234_567]
+
+
+@pytest.mark.parametrize("n", BIG_SIZES)
+@pytest.mark.parametrize("seed", [0, 7, 2024, 2**32 - 1])
+def test_randn_large_float32(seed, n):
+    g, tg = pair(seed)
+    assert_same(g.normal(n, dt.float32), torch.randn(n, generator=tg))
+    assert_same(g.normal(n, dt.float32, 0.3, 2.7), torch.empty(n).normal_(0.3, 2.7, generator=tg))
+    assert_same(g.normal(n // 3 + 16, dt.float16),
+                torch.randn(n // 3 + 16, dtype=torch.float16, generator=tg))
+    assert_same_state(g, tg)
+
+
+@pytest.mark.parametrize("n", [16, 33, 100_003])
+def test_randn_large_float64(n):
+    g, tg = pair(99)
+    assert_same(g.normal(n, dt.float64), torch.randn(n, dtype=torch.float64, generator=tg))
+    assert_same_state(g, tg)
+
+
+# Note [fast float32 Box-Muller] in _random_math: box_muller_f32 must equal log_f32/sincos_f32
+# on every possible input.  A radius lane sees one of 2**24 words (low 24 bits), an angle lane
+# too, so all of them are tried.  Angle word 0 gives cos = 1, sin = 0, which isolates the radius;
+# radius word 6601320 gives radius = 1.0 exactly, which isolates sin and cos.
+def test_box_muller_f32_on_every_input():
+    one = np.float32(1.0)
+    assert sincos_f32(np.zeros(1, np.float32)) == (0, 1)
+    assert np.sqrt(np.float32(-2) * log_f32(one - np.float32(6601320 * 2.0**-24))) == 1
+    rng = np.random.default_rng(0)
+    chunk = 1 << 21
+    for start in range(0, 1 << 24, chunk):
+        k = np.arange(start, start + chunk, dtype=np.uint32)
+        d = k.astype(np.float32) * np.float32(2.0**-24)
+        words = (k | rng.integers(0, 256, chunk, dtype=np.uint32) << 24).reshape(-1, 8)
+        zeros, ones = np.zeros_like(words), np.full_like(words, 6601320)
+        radius = np.sqrt(np.float32(-2) * log_f32(one - d))
+        got = box_muller_f32(np.concatenate([words, zeros], 1))
+        assert_same(got[:, :8].reshape(-1), radius)
+        assert_same(got[:, 8:].reshape(-1), radius * np.float32(0))  # radius(1.0) is -0.
+        sin, cos = sincos_f32(np.float32(2 * np.pi) * d)
+        got = box_muller_f32(np.concatenate([ones, words], 1))
+        assert_same(got[:, :8].reshape(-1), cos)
+        assert_same(got[:, 8:].reshape(-1), sin)
 
 
 # Each op is (name, n, dtype); the doctensor and torch versions run side by side, then the values

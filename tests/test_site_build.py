@@ -9,7 +9,9 @@ helper module, standing in for doctensor. We show that
 3. changing the helper's *behaviour* (not the script) fails the build too once doctensor's
    fingerprint changes: the trap of sphinx-gallery reusing cached output (its md5 cache is
    keyed on the script alone);
-4. an expected-output with no code block before it is an error with its line.
+4. an expected-output with no code block before it is an error with its line;
+5. a picture block (``doctensor.viz``) shows its HTML and is not compared, and a Chinese
+   paragraph broken across lines renders without a stray space.
 
 Four small builds with -j1, about 20 s.
 """
@@ -28,7 +30,8 @@ SCRIPT = '''\
 变异测试 / Mutation test
 ========================
 
-A page for the mutation test.
+A page for the mutation test. 一段中文
+跨两行。
 """
 
 # %%
@@ -42,6 +45,14 @@ print("label")
 #
 #    sum: 6
 #    label
+#
+# A picture: shown, not compared.
+
+import doctensor
+from doctensor.viz import draw_storage
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_storage(("ones", doctensor.ones(2)))
 '''
 
 HELPER = '''"""Stands in for doctensor."""
@@ -96,6 +107,10 @@ def test_build_checks_outputs_and_fails_on_any_mutation(project):
     assert ok.returncode == 0, ok.stdout + ok.stderr
     html = (project / "docs" / "_build" / "html" / "auto_gallery" / "plot_mut.html").read_text()
     assert "sum: 6" in html and "dt-checked" in html
+    # the picture block (docs/writing.rst): its HTML repr is shown, its config comment is not
+    assert '<div class="dt-diagram"><svg ' in html and "ones: shape [2]" in html
+    assert "capture_repr_block" not in html
+    assert "一段中文跨两行。" in html  # docs/_ext/cjk.py: no stray space in Chinese prose
 
     # 1. the behaviour changes, the script does not: sphinx-gallery's md5 cache alone would
     #    reuse the old output; doctensor's new fingerprint makes it re-run, and fail
@@ -117,7 +132,7 @@ def test_build_checks_outputs_and_fails_on_any_mutation(project):
     assert "-sum: 7\n+sum: 6" in bad.stderr, bad.stderr
     assert f"plot_mut.py:{orphan}: expected-output must be in the text cell right after a " \
         "code cell" in bad.stderr, bad.stderr
-    assert "page auto_gallery/plot_mut, code block 2 raised" in bad.stderr, bad.stderr
+    assert "page auto_gallery/plot_mut, code block 3 raised" in bad.stderr, bad.stderr
     assert "RuntimeError: boom" in bad.stderr
     assert bad.stderr.count("problem(s) with the recorded outputs") == 1  # once, at the end
 

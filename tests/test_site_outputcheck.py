@@ -143,6 +143,27 @@ def test_run_script_mirrors_sphinx_gallery(tmp_path):
     assert len(problems) == 1 and "code block 2 raised" in problems[0]
 
 
+def test_a_picture_block_keeps_its_repr_apart_from_the_output(tmp_path):
+    path = _script(tmp_path, """\
+        class Picture:
+            def _repr_html_(self):
+                return "<svg/>"
+
+        print("before")
+        Picture()  # no capture_repr_block here: nothing is kept
+
+        # %%
+        # A picture.
+
+        # sphinx_gallery_capture_repr_block = ('_repr_html_',)
+        Picture()
+        """)
+    run = outputcheck.run_script(outputcheck.parse_script(path))
+    assert run.outputs == ["before\n", ""]
+    assert run.reprs == {2: "<svg/>"}
+    assert run.error is None
+
+
 def test_a_difference_is_a_unified_diff_naming_file_line_and_block(tmp_path):
     exp = outputcheck.Expected("tensor(1.)\ntensor(2.)", line=42, block=3)
     assert exp.diff("tensor(1.)  \ntensor(2.)\n\n", "g/p.py", "p.py") is None

@@ -11,6 +11,7 @@ their code cells the same way (rich ``display()`` output is not a stream and is 
 """
 
 import ast
+import difflib
 import importlib.util
 import sys
 import unicodedata
@@ -77,6 +78,33 @@ def test_page_under_torch(path):
     problems, _ = outputcheck.check_run(script, run, _rel(path), skip=skip)
     assert not problems, "torch 2.13 does not print what the page records:\n\n" + \
         "\n\n".join(problems)
+
+
+PICTURES = [p for p in GALLERY if "sphinx_gallery_capture_repr_block" in p.read_text("utf-8")]
+
+
+@pytest.mark.parametrize("path", PICTURES, ids=[p.stem for p in PICTURES])
+def test_pictures_are_the_same_under_torch(path, explicit_cuda_backend):
+    """``doctensor.viz`` reads only what torch exposes: each picture on a page (a block's
+    ``_repr_html_``) must come out the same from torch's tensors as from doctensor's."""
+    torch = pytest.importorskip("torch")
+    script = outputcheck.parse_page(path)
+    skip = _torch_skip(torch)
+    ours = outputcheck.run_script(script)
+    with outputcheck.doctensor_is_torch():
+        theirs = outputcheck.run_script(script, skip=skip)
+    assert ours.error is None and theirs.error is None, ours.error or theirs.error
+    assert ours.reprs, "no picture was drawn"
+    left_out = set(ours.reprs) - set(theirs.reprs)
+    assert all(theirs.outputs[b - 1] is None for b in left_out)  # only blocks torch skipped
+    if not theirs.reprs:
+        pytest.skip(f"torch has no CUDA: the pictures of code blocks {sorted(left_out)} are "
+                    "not compared")
+    for block, picture in theirs.reprs.items():
+        diff = "\n".join(difflib.unified_diff(
+            picture.splitlines(), ours.reprs[block].splitlines(), "torch 2.13", "doctensor",
+            lineterm=""))
+        assert not diff, f"{_rel(path)}, code block {block}: the pictures differ\n{diff}"
 
 
 @pytest.mark.parametrize("path", CUDA_SCRIPTS, ids=[p.stem for p in CUDA_SCRIPTS])

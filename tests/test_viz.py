@@ -107,3 +107,25 @@ def test_storage_refuses_big_tensors_and_cuts_long_buffers():
     found = texts(draw_storage(x=doctensor.zeros(100)[10:20]))
     assert "… 52 more" in found
     assert "x: shape [10] stride (1,) offset 10 _version 0" in found
+
+
+def test_cell_values_fit_their_cells():
+    from doctensor.viz import _fmt
+
+    values = {3.0: "3.", 0.4963: "0.496", 1.4963: "1.50", -0.1043: "-0.10", -0.7752: "-0.78",
+              0.00123: "1e-03", 123456.7: "1e+05", 7: "7", True: "True"}
+    assert {v: _fmt(v) for v in values} == values
+    found = texts(draw_storage(one=doctensor.tensor([-0.1043])))
+    assert found[:2] == ["storage A: 1 cell × 4 bytes, on cpu", "-0.10"]
+
+
+def test_graph_boxes_sit_under_their_parents(lib):
+    """A chain is drawn straight down; siblings keep the order of their parents (no crossing)."""
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    w = lib.tensor([3.0, 4.0], requires_grad=True)
+    root = ET.fromstring(draw_graph((x.exp() * w.sin()).sum(), params={"x": x, "w": w}))
+    lines = [(float(el.get("x1")), float(el.get("x2"))) for el in root.iter(SVG_NS + "line")]
+    assert sum(abs(x1 - x2) < 0.5 for x1, x2 in lines) == 5  # all but the edge to sin()
+    centre = {el.text: float(el.get("x")) for el in root.iter(SVG_NS + "text")}
+    assert centre["ExpBackward0"] < centre["SinBackward0"]
+    assert centre["x: [2]"] < centre["w: [2]"]

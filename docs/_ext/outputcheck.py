@@ -19,6 +19,7 @@ are always ignored; anything else needs a ``:normalize:`` name from ``NORMALIZER
 
 from __future__ import annotations
 
+import ast
 import collections
 import contextlib
 import dataclasses
@@ -41,6 +42,7 @@ DIRECTIVE = "expected-output"
 _DIRECTIVE_RE = re.compile(r"^(?P<indent>[ \t]*)\.\. expected-output::(?P<arg>.*)$")
 _OPTION_RE = re.compile(r"^[ \t]+:(?P<name>[\w-]+):(?P<value>.*)$")
 _ANSI_RE = re.compile(r"\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])")
+_REPR_BLOCK_RE = re.compile(r"^# sphinx_gallery_capture_repr_block = (?P<names>.+)$", re.M)
 # An absolute POSIX path of at least two components, not preceded by a word character, a dot
 # or a slash: "/work/main/gallery/plot_1.py:12" -> "plot_1.py:12".
 _ABS_PATH_RE = re.compile(r"(?<![\w./])/(?:[^\s/:'\"()<>,]+/)+(?P<base>[^\s/:'\"()<>,]+)")
@@ -316,6 +318,7 @@ class Run:
     outputs: list[str | None]
     error: str | None = None
     error_block: int | None = None
+    reprs: dict[int, str] = dataclasses.field(default_factory=dict)  # block -> shown repr
 
 
 def run_script(script: Script, skip: tuple[str, ...] = ()) -> Run:
@@ -329,7 +332,8 @@ def run_script(script: Script, skip: tuple[str, ...] = ()) -> Run:
     folder (which is also appended to ``sys.path``), stdout and stderr go to one buffer (so
     warnings interleave as in the build), warnings are shown with Python's default filters,
     tabs are expanded and ANSI escapes dropped. ``capture_repr=()`` in conf.py means a bare
-    last expression prints nothing.
+    last expression prints nothing; a block that sets ``sphinx_gallery_capture_repr_block``
+    (a picture) has its last expression's repr kept in ``Run.reprs``, never in its output.
     """
     path = script.path.resolve()
     main = types.ModuleType("__main__")
@@ -360,11 +364,14 @@ def run_script(script: Script, skip: tuple[str, ...] = ()) -> Run:
                     warnings.filterwarnings(action, category=category, module=module or "")
                 warnings.showwarning = _showwarning
                 try:
-                    code = compile("\n" * (block.lineno - 1) + block.content, str(path), "exec")
-                    exec(code, main.__dict__)
+                    shown = _run_block(block, str(path), main.__dict__)
+                    if shown is not None:
+                        run.reprs[number] = shown
                 except Exception as e:  # as sphinx-gallery: the traceback ends the script
-                    run.error = "".join(traceback.format_exception(
-                        type(e), e, e.__traceback__.tb_next))  # drop this frame
+                    tb = e.__traceback__  # from the script's own frame on: drop ours
+                    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+                        tb = tb.tb_next
+                    run.error = "".join(traceback.format_exception(type(e), e, tb))
                     run.error_block = number
             run.outputs.append(_ANSI_RE.sub("", buffer.getvalue().expandtabs()))
             if run.error:
@@ -376,6 +383,29 @@ def run_script(script: Script, skip: tuple[str, ...] = ()) -> Run:
         if old[3] is not None:
             sys.modules["__main__"] = old[3]
     return run
+
+
+def _run_block(block, filename: str, namespace: dict) -> str | None:
+    """Execute one code block; return the repr sphinx-gallery would show, if any.
+
+    As sphinx-gallery: with ``sphinx_gallery_capture_repr_block = (names)`` in the block, the
+    value of a last bare expression is shown through the first of those methods it has.
+    """
+    tree = ast.parse("\n" * (block.lineno - 1) + block.content, filename)
+    m = _REPR_BLOCK_RE.search(block.content)
+    names = ast.literal_eval(m.group("names")) if m else ()
+    last = None
+    if names and tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    exec(compile(tree, filename, "exec"), namespace)
+    if last is None:
+        return None
+    value = eval(compile(last, filename, "eval"), namespace)
+    for name in names:
+        method = getattr(value, name, None)
+        if callable(method):
+            return method()
+    return None
 
 
 def _no_display(*objs, **kwargs):

@@ -5,18 +5,21 @@ Three kinds of helpers live here, all pure NumPy (layer 3, beside ``random.py``)
 * ``fma32`` / ``fma64``: a fused multiply-add ``a*b + c`` with one rounding, which GCC forms
   inside torch's AVX2/AVX512 kernels (see Note [fused multiply-add]).
 * ``log_f32`` / ``sincos_f32``: the cephes-style float32 ``log`` and ``sincos`` of PyTorch's
-  ``avx_mathfun.h``, operation by operation, with GCC's fusions.
+  ``avx_mathfun.h``, operation by operation, with GCC's fusions; ``box_muller_f32`` does the same
+  work for ``randn`` three times faster, and on several threads (Note [fast float32 Box-Muller]).
 * ``libm_log`` / ``libm_log1p`` / ``libm_sin`` / ``libm_cos``: glibc's double functions applied
   element-wise (NumPy's own ``np.log`` and ``np.log1p`` differ from glibc in the last bit).
 """
 
 import math
+import os
+import threading
 from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["fma32", "fma64", "log_f32", "sincos_f32", "libm_cos", "libm_log", "libm_log1p",
-           "libm_sin"]
+__all__ = ["box_muller_f32", "fma32", "fma64", "log_f32", "sincos_f32", "libm_cos", "libm_log",
+           "libm_log1p", "libm_sin"]
 
 # Note [fused multiply-add]
 # torch's CPU distribution kernels are compiled with FMA, and GCC contracts `x * y + z` into
@@ -59,13 +62,22 @@ def _round_to_odd(s, err):
 
 def fma32(a, b, c):
     """float32 ``a*b + c`` with one rounding; arguments (float32 values) broadcast like NumPy's
-    (1-d or more).
+    (1-d or more).  A large array times one number goes mostly in float32 (see Note
+    [bracketed fma32]); the rest through float64 (see Note [fused multiply-add]).
+    """
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+    if _bracketable(a, b, c, shape):
+        return _fma32_bracketed(a, b, c)
+    return _fma32_exact(a, b, c, shape)
+
+
+def _fma32_exact(a, b, c, shape):
+    """fma32 through float64 (see Note [fused multiply-add]).
 
     Large arrays go by blocks of rows through one set of scratch buffers: fresh temporaries
     the size of the whole array are fresh pages each call, and their page faults cost more
     than the arithmetic (5x on the 512x784 weight of an SGD step).
     """
-    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
     out = np.empty(shape, np.float32)
     size = out.size
     if size <= _BLOCK:
@@ -80,6 +92,109 @@ def fma32(a, b, c):
 
 
 _BLOCK = 1 << 17  # elements
+
+# Note [bracketed fma32]
+# When b is one float32 number (the alpha of add_, the range of uniform_) and the arrays are
+# large, plain float32 arithmetic decides almost every element.  Take lo and hi the float32
+# neighbours of |b| = m * 2**e (1 <= m < 2; ulp u = 2**(e-23)), with b's sign.  Rounding a
+# product y to a normal float32 moves it by at most |y| * 2**-24, and
+#   hi = |b| + u leaves |a| u > |a hi| 2**-24 between a*b and a*hi whenever m < 2 - 2**-23
+#        (hi takes a second step for that one significand);
+#   lo = |b| - u (u/2 when m = 1) leaves |a| (|b| - lo) >= |a b| 2**-24 > |a lo| 2**-24,
+# so, while the products stay in float32's normal range,
+#
+#     RN(a*lo)  <  a*b  <  RN(a*hi)        (in magnitude, on a*b's side of zero)
+#
+# and, rounding being monotone, the two float32 results
+#
+#     RN(c + RN(a*lo))  <=  fma(a, b, c)  <=  RN(c + RN(a*hi))    (in some order)
+#
+# enclose the fma: where they agree, they are it.  The exact algorithm redoes the rest: the
+# elements where c + a*b lies next to a rounding boundary (a few per thousand in an SGD
+# step), and every result that is NaN, infinite, zero or below 2**-98 in magnitude (a
+# product that underflowed can leave the bracket; it moves a result only when |c| < 2**-99
+# too).  Four float32 passes and a compare instead of three float64 passes and a test.
+
+_BRACKET_MIN = 1 << 15  # elements: below this, the exact algorithm is faster
+_BRACKET_BLOCK = 1 << 17  # elements
+_BRACKET_TINY = np.float32(2.0**-98)
+_F32_MAX = np.float32(np.finfo(np.float32).max)
+
+
+def _bracketable(a, b, c, shape):
+    """The conditions of Note [bracketed fma32]: a float32 array ``a`` of the result's shape,
+    a float32 number ``b`` with a normal-range bracket, and ``c`` a number or like ``a``."""
+    if (np.ndim(b) or type(a) is not np.ndarray or a.dtype != np.float32
+            or a.shape != shape or a.size < _BRACKET_MIN):
+        return False
+    if np.ndim(c):
+        if type(c) is not np.ndarray or c.dtype != np.float32 or c.shape != shape:
+            return False
+    elif float(np.float32(c)) != float(c):
+        return False
+    return float(np.float32(b)) == float(b) and 2.0**-120 <= abs(float(b)) <= 2.0**120
+
+
+def _fma32_bracketed(a, b, c):
+    """fma32 of a float32 array ``a`` by a number ``b`` (see Note [bracketed fma32]), by
+    blocks of rows through one scratch buffer, as ``_fma32_exact`` goes."""
+    b = np.float32(b)
+    up = np.float32(np.inf)
+    hi, lo = np.nextafter(abs(b), up), np.nextafter(abs(b), np.float32(0))
+    if np.array(b).view(np.uint32) & 0x7FFFFF == 0x7FFFFF:  # m = 2 - 2**-23
+        hi = np.nextafter(hi, up)
+    if b < 0:
+        hi, lo = -hi, -lo
+    c = c if np.ndim(c) else np.float32(c)
+    out = np.empty(a.shape, np.float32)  # C order: redone elements go in by flat index
+    size, rows = out.size, len(out)
+    step = max(1, _BRACKET_BLOCK * rows // size)
+    other, flags = _bracket_scratch(min(size, step * (size // rows)))
+    undecided = []  # flat indices, redone together at the end
+    for i in range(0, rows, step):
+        block_a, block_out = a[i:i + step], out[i:i + step]
+        block_c = c[i:i + step] if np.ndim(c) else c
+        bound = other[:block_out.size].reshape(block_out.shape)
+        np.multiply(block_a, hi, out=block_out)
+        block_out += block_c
+        np.multiply(block_a, lo, out=bound)
+        bound += block_c
+        redo = np.not_equal(block_out, bound, out=flags[:bound.size].reshape(bound.shape))
+        magnitude = np.abs(block_out, out=bound)
+        if not (magnitude.min() >= _BRACKET_TINY and magnitude.max() <= _F32_MAX):
+            redo |= ~((magnitude >= _BRACKET_TINY) & (magnitude <= _F32_MAX))
+        index = np.flatnonzero(redo)
+        if index.size:
+            undecided.append(index + i * (size // rows) if i else index)
+    if undecided:
+        index = np.concatenate(undecided) if len(undecided) > 1 else undecided[0]
+        out.reshape(-1)[index] = _fma32_exact(
+            _take(a, index), b, _take(c, index) if np.ndim(c) else c, index.shape)
+    return out
+
+
+_SCRATCH = threading.local()
+
+
+def _bracket_scratch(n):
+    """float32 and bool scratch for ``n`` elements, kept by each thread from call to call:
+    fresh buffers are fresh pages whenever malloc has given its heap's top back to the system,
+    and in a training loop that happens every step (page faults then cost as much as the
+    passes)."""
+    if n > _BRACKET_BLOCK:
+        return np.empty(n, np.float32), np.empty(n, bool)
+    kept = getattr(_SCRATCH, "bracket", None)
+    if kept is None:
+        kept = _SCRATCH.bracket = (np.empty(_BRACKET_BLOCK, np.float32),
+                                   np.empty(_BRACKET_BLOCK, bool))
+    return kept
+
+
+def _take(x, flat_index):
+    """The elements of ``x`` at C-order flat indices."""
+    if x.flags.c_contiguous:
+        return x.reshape(-1)[flat_index]
+    return x[np.unravel_index(flat_index, x.shape)]
 
 
 class _Scratch:
@@ -224,6 +339,242 @@ def sincos_f32(x):
     sin = (np.where(swap, p, q) + _ZERO).view(np.uint32) ^ sign_sin
     cos = (np.where(swap, q, p) + _ZERO).view(np.uint32) ^ sign_cos
     return sin.view(np.float32), cos.view(np.float32)
+
+
+# Note [fast float32 Box-Muller]
+# log_f32 and sincos_f32 follow avx_mathfun.h operation by operation and make each fused
+# multiply-add exact with fma32 (several float64 passes plus a check for halfway cases).  randn
+# spends nearly all its time in them, so box_muller_f32 computes the same bits with less work:
+#
+# * fma(a, b, c) is one float64 multiply (exact: a and b have 24 bits), one float64 add (one
+#   rounding, to 53 bits) and one rounding to float32 -- *without* fma32's halfway check;
+# * a value that the next fused step reads stays in a float64 array;
+# * steps with a known outcome are left out (u1 >= 2**-24 needs no clamp, theta >= 0 no sign,
+#   sin and cos are never -0. so need no "+ 0"), and the reduction of theta is rearranged;
+# * np.where (tens of times slower than an add) becomes integer bit operations, and strided
+#   (k, 8) halves of windows are moved as single 32-byte items.
+#
+# Leaving out the halfway check is safe only because the inputs are so few: the radius depends on
+# one 24-bit uniform (u1 = 1 - d, d = k 2**-24), sin and cos on another (u2 = d), so each has 2**24
+# possible inputs, and tests/test_random.py::test_box_muller_f32_on_every_input compares all of
+# them with log_f32 and sincos_f32: 0 differences.  Use these routines for nothing else.
+#
+# Work goes block by block through one set of scratch buffers (fresh temporaries would be fresh
+# pages, whose faults cost more than the arithmetic); larger blocks gain nothing.
+
+_BM_LANES = 1 << 15  # radius (or angle) lanes per block: 4096 windows of 16
+_SQRT2_MANTISSA = int((_SQRTHF * _f32(2)).view(np.uint32)) & 0x7FFFFF
+_ANGLE_STEP = _f32(2 * np.pi) * _f32(2.0**-24)  # f32(2 pi_f * k 2**-24) == f32(k * _ANGLE_STEP)
+_LOG_P64 = tuple(map(np.float64, _LOG_P))
+_COS_C64 = tuple(map(np.float64, _COS_C))
+_SIN_S64 = tuple(map(np.float64, _SIN_S))
+_DP_SUM = sum(map(np.float64, _DP))  # exact: the parts span 48 bits
+
+
+def box_muller_f32(words):
+    """A.4.1 with mean 0 and std 1 for float32: ``words`` (uint32, shape (k, 16)) are the raw MT
+    words of k windows; returns the (k, 16) float32 normals torch makes from them.
+
+    In a window, lanes j = 0..7 take u1 = 1 - d[j] and j + 8 take u2 = d[j + 8], with
+    d = (word AND FFFFFF) * 2**-24; out[j] = radius * cos, out[j + 8] = radius * sin.
+    Windows are independent, so large inputs are shared out among threads (NumPy releases the
+    GIL inside its loops); the words were all drawn before, so the result does not depend on it.
+    """
+    words = np.ascontiguousarray(words, np.uint32)
+    out = np.empty(words.shape, np.float32)
+    parts = min(_THREADS, len(words) // _BM_ROWS)
+    if parts < 2:
+        _box_muller_rows(words, out)
+        return out
+    cuts = [len(words) * i // parts for i in range(parts + 1)]
+    errors = []
+
+    def work(a, b):
+        try:
+            _box_muller_rows(words[a:b], out[a:b])
+        except BaseException as error:  # re-raised in the calling thread
+            errors.append(error)
+
+    helpers = [threading.Thread(target=work, args=(cuts[i], cuts[i + 1]))
+               for i in range(1, parts)]
+    for helper in helpers:
+        helper.start()
+    work(cuts[0], cuts[1])
+    for helper in helpers:
+        helper.join()
+    if errors:
+        raise errors[0]
+    return out
+
+
+_BM_ROWS = _BM_LANES // 8  # windows per block
+_THREADS = min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1)
+
+
+def _box_muller_rows(words, out):
+    """box_muller_f32 of ``words`` into ``out`` (both (k, 16)) in the calling thread."""
+    scratch = _BoxMullerScratch(min(len(words), _BM_ROWS) * 8)
+    for i in range(0, len(words), _BM_ROWS):
+        _box_muller_block(words[i:i + _BM_ROWS], out[i:i + _BM_ROWS], scratch)
+
+
+class _BoxMullerScratch:
+    """Reused buffers for ``n`` lanes: float64, float32 and uint32 arrays."""
+
+    def __init__(self, n):
+        self.f64 = [np.empty(n) for _ in range(4)]
+        self.f32 = [np.empty(n, np.float32) for _ in range(6)]
+        self.u32 = [np.empty(n, np.uint32) for _ in range(3)]
+
+    def take(self, rows):
+        """The buffers cut to ``rows`` windows of 8 lanes each, as (rows, 8) arrays."""
+        n = rows * 8
+        return ([v[:n].reshape(rows, 8) for v in self.f64],
+                [v[:n].reshape(rows, 8) for v in self.f32],
+                [v[:n].reshape(rows, 8) for v in self.u32])
+
+
+def _box_muller_block(words, out, scratch):
+    f64, f32, u32 = scratch.take(len(words))
+    lanes, radius = u32[0], f32[5]
+    # A window's radius lanes and its angle lanes are two runs of 32 bytes: copying them as
+    # single items ("V32") is about twice as fast as a strided (rows, 8) copy.
+    halves, runs = words.view("V32"), lanes.view("V32")[:, 0]
+    np.copyto(runs, halves[:, 0])
+    _radius(lanes, radius, f64, f32[:5], u32[1:])
+    np.copyto(runs, halves[:, 1])
+    sin, cos = _sincos(lanes, f64, f32[:5], u32[1:])
+    out = out.view("V32")
+    np.multiply(radius, cos, out=cos)
+    np.copyto(out[:, 0], cos.view("V32")[:, 0])
+    np.multiply(radius, sin, out=sin)
+    np.copyto(out[:, 1], sin.view("V32")[:, 0])
+
+
+def _to_f32(s, y32, y64=None):
+    """y32 = f32(s), a float64 array; also into the float64 array y64 when given."""
+    np.copyto(y32, s, casting="same_kind")
+    if y64 is not None:
+        np.copyto(y64, y32)
+
+
+def _radius(k, radius, f64, f32, u32):
+    """radius = sqrt(-2 L(u1)) with u1 = 1 - (k AND FFFFFF) 2**-24 (log_f32, steps 1-7); the
+    words ``k`` are overwritten."""
+    m64, y64, s, t64 = f64
+    x, m, e, z, y = f32
+    lo, big = u32
+    np.bitwise_and(k, 0xFFFFFF, out=k)
+    np.subtract(1 << 24, k, out=k)
+    np.copyto(x, k.view(np.int32), casting="unsafe")  # x = 2**24 u1, an integer: exact
+    # Steps 2-4, with f = x's significand in [1, 2) and E = x's exponent field (x = 2**24 u1):
+    #     f <  sqrt 2:  m = f - 1,      e = E - 151
+    #     f >= sqrt 2:  m = f / 2 - 1,  e = E - 150
+    bits = x.view(np.uint32)
+    np.bitwise_and(bits, 0x7FFFFF, out=lo)
+    np.add(lo, 0x800000 - _SQRT2_MANTISSA, out=big)
+    np.bitwise_and(big, 0x800000, out=big)  # 2**23 where f >= sqrt 2, else 0
+    np.bitwise_or(lo, 0x3F800000, out=lo)
+    np.subtract(lo, big, out=lo)  # f or f / 2
+    np.subtract(lo.view(np.float32), _ONE, out=m)
+    np.add(bits, big, out=lo)
+    np.right_shift(lo, 23, out=lo)
+    np.copyto(e, lo.view(np.int32), casting="unsafe")
+    np.subtract(e, _f32(151), out=e)
+    np.multiply(m, m, out=z)
+    # Steps 6-7: y = P0; y = fma(y, m, Pi) for P1..P8; y = y * m; y = fma(y, z, e * Q1)
+    np.copyto(m64, m)
+    np.multiply(m64, _LOG_P64[0], out=s)
+    for p in _LOG_P64[1:]:
+        np.add(s, p, out=s)
+        _to_f32(s, y, y64)
+        np.multiply(y64, m64, out=s)
+    _to_f32(s, y, y64)
+    np.multiply(e, _LOG_Q1, out=x)
+    np.copyto(t64, x)
+    np.copyto(m64, z)
+    np.multiply(y64, m64, out=s)
+    np.add(s, t64, out=s)
+    _to_f32(s, y)
+    # y = y - z * 0.5; L = fma(e, Q2, m + y) (= e * Q2 + (m + y), see log_f32)
+    np.multiply(z, _HALF, out=z)
+    np.subtract(y, z, out=y)
+    np.add(m, y, out=y)
+    np.multiply(e, _LOG_Q2, out=e)
+    np.add(e, y, out=e)
+    np.multiply(e, _f32(-2.0), out=e)
+    np.sqrt(e, out=radius)
+
+
+def _sincos(k, f64, f32, u32):
+    """(sin, cos) of theta = f32(2 pi_f u2), u2 = (k AND FFFFFF) 2**-24 (sincos_f32), as two of
+    the f32 buffers; the words ``k`` are overwritten."""
+    s, r64, z64, y64 = f64
+    a, t, r, z, p = f32
+    d, j = u32
+    j = j.view(np.int32)
+    np.bitwise_and(k, 0xFFFFFF, out=k)
+    np.copyto(a, k.view(np.int32), casting="unsafe")
+    np.multiply(a, _ANGLE_STEP, out=a)  # theta >= 0: no sign to strip
+    # j = (int(a * 4/pi) + 1) AND NOT 1; r = a - j pi/4 with pi/4 in three parts DP1-DP3.  The
+    # first two steps are exact in float32 (Sterbenz; j * DP2 has 14 bits), so r is the fma's
+    # rounding of a + j (DP1 + DP2 + DP3): exact in float64, rounded once.
+    np.multiply(a, _FOPI, out=t)
+    np.copyto(j, t, casting="unsafe")
+    np.add(j, 1, out=j)
+    np.bitwise_and(j, ~1, out=j)
+    np.copyto(y64, j)
+    np.multiply(y64, _DP_SUM, out=s)
+    np.copyto(r64, a)
+    np.add(s, r64, out=s)
+    _to_f32(s, r, r64)
+    np.multiply(r, r, out=z)
+    np.copyto(z64, z)
+    # cosine: p = fma(fma(C0, z, C1), z, C2) * z; p = fma(p, z, -(z * 0.5)) + 1
+    np.multiply(z64, _COS_C64[0], out=s)
+    np.add(s, _COS_C64[1], out=s)
+    _to_f32(s, p, y64)
+    np.multiply(y64, z64, out=s)
+    np.add(s, _COS_C64[2], out=s)
+    _to_f32(s, p)
+    np.multiply(p, z, out=p)
+    np.copyto(y64, p)
+    np.multiply(y64, z64, out=s)
+    np.multiply(z64, -0.5, out=y64)
+    np.add(s, y64, out=s)
+    _to_f32(s, p)
+    np.add(p, _ONE, out=p)
+    # sine: q = fma(fma(S0, z, S1), z, S2) * z; q = fma(q, r, r)
+    q = a
+    np.multiply(z64, _SIN_S64[0], out=s)
+    np.add(s, _SIN_S64[1], out=s)
+    _to_f32(s, q, y64)
+    np.multiply(y64, z64, out=s)
+    np.add(s, _SIN_S64[2], out=s)
+    _to_f32(s, q)
+    np.multiply(q, z, out=q)
+    np.copyto(y64, q)
+    np.multiply(y64, r64, out=s)
+    np.add(s, r64, out=s)
+    _to_f32(s, q)
+    # Step 8 in bits: swap where bit 1 of j is set (mask = all ones there), then flip the sign
+    # of sin where bit 2 of j is set and of cos where bit 2 of j + 2 is set (j is even, <= 8).
+    pb, qb, mask = p.view(np.uint32), q.view(np.uint32), k.view(np.int32)
+    np.left_shift(j, 30, out=mask)
+    np.right_shift(mask, 31, out=mask)  # arithmetic shift: 0 or -1
+    np.bitwise_xor(pb, qb, out=d)
+    np.bitwise_and(d, k, out=d)
+    np.bitwise_xor(qb, d, out=qb)  # sin, before its sign
+    np.bitwise_xor(pb, d, out=pb)  # cos, before its sign
+    np.bitwise_and(j, 4, out=mask)
+    np.left_shift(k, 29, out=k)
+    np.bitwise_xor(qb, k, out=qb)
+    np.add(j, 2, out=j)
+    np.bitwise_and(j, 4, out=j)
+    np.left_shift(j, 29, out=j)
+    np.bitwise_xor(pb, j.view(np.uint32), out=pb)
+    return q, p
 
 
 def _elementwise(fn):

@@ -3,7 +3,9 @@
 import math
 
 __all__ = ["contiguous_strides", "broadcast_shapes", "view_strides", "infer_size", "wrap_dim",
-           "expand_strides", "is_contiguous"]
+           "expand_strides", "is_contiguous", "is_non_overlapping_and_dense",
+           "infer_dense_strides", "preserve_strides", "memory_format", "contiguous_format",
+           "preserve_format", "channels_last", "channels_last_3d"]
 
 
 def contiguous_strides(shape):
@@ -180,6 +182,91 @@ def dense_order(shape, strides):
             return None
         expected *= shape[d]
     return order
+
+
+class memory_format:
+    """torch.memory_format: how a copy lays out its elements (``torch.contiguous_format``,
+    ``torch.preserve_format``, ...)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+
+
+# Note [preserve_format]
+# clone(), .to(), the *_like factories and empty_like-based copies keep their input's memory
+# layout (torch's memory_format=torch.preserve_format, the default):
+#
+#   * an input that is non-overlapping and dense (some permutation of a contiguous layout,
+#     size-0/1 dims ignored) gives its strides *exactly*, odd strides of size-1 dims included;
+#   * any other input (expanded, sliced with steps, ...) gives dense strides ordered like its
+#     own: ATen's infer_dense_strides, which sorts dims as TensorIterator does (Note [output
+#     layout]: stride-0 dims say nothing, equal strides put the smaller dim first).
+#
+#     arange(3.).view(3, 1).expand(3, 4).t()   size (4, 3) stride (0, 1)  -> clone (3, 1)
+#     arange(24.).view(2, 3, 4)[:, ::2]         size (2, 2, 4) stride (12, 8, 1) -> (8, 4, 1)
+
+def is_non_overlapping_and_dense(shape, strides):
+    """torch's ``is_non_overlapping_and_dense``: the elements fill ``numel`` slots exactly
+    (empty and contiguous tensors count as dense whatever their strides)."""
+    if is_contiguous(shape, strides):
+        return True
+    if len(shape) == 1:
+        return shape[0] < 2 or strides[0] == 1
+    expected = 1
+    for d in sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: strides[d]):
+        if strides[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def infer_dense_strides(shape, strides):
+    """Dense strides ordered like ``strides`` (ATen's ``infer_dense_strides``)."""
+    n = len(shape)
+    if n < 2:
+        return (1,) * n
+
+    def should_swap(d0, d1):  # 1: d0 goes after d1; 0: no opinion (stride-0 dims never move)
+        s0, s1 = strides[d0], strides[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    perm = list(range(n - 1, -1, -1))  # fastest first; an insertion sort, as ATen's
+    for i in range(1, n):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    out = [0] * n
+    acc = 1
+    for d in perm:
+        out[d] = acc
+        acc *= max(shape[d], 1)  # size-0 dims count as 1 here: the tensor is empty anyway
+    return tuple(out)
+
+
+def preserve_strides(shape, strides):
+    """The strides ``memory_format=torch.preserve_format`` gives a copy (Note
+    [preserve_format])."""
+    if is_non_overlapping_and_dense(shape, strides):
+        return tuple(strides)
+    return infer_dense_strides(shape, strides)
 
 
 def wrap_dim(dim, ndim):

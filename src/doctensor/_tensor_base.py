@@ -183,21 +183,12 @@ def wrap(cls, data, device, backend, requires_grad=False):
 
 def _wrap(cls, data, device, backend, requires_grad=False):
     """``wrap`` without the empty-array stride fix (``data`` keeps its strides)."""
-    t = object.__new__(cls)
+    t = object.__new__(cls)  # every other field keeps its class-level default
     t._data = data
     t._device = device
     t._backend = backend
-    t._storage = None
-    t._vc = None
-    t._base = None
-    t._requires_grad = requires_grad
-    t._grad_fn = None
-    t._grad = None
-    t._output_nr = 0
-    t._view_version = None
-    t._retains_grad = False
-    t._hooks = None
-    t._grad_acc = None
+    if requires_grad:
+        t._requires_grad = True
     if INFERENCE.on:
         t._inference = True
     return t

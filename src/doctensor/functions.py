@@ -1,13 +1,22 @@
 """The ``torch.*`` functions: each one calls the op or the Tensor method it names."""
 
 from ._dtypes import get_default_dtype
+from ._strides import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
 from .ops import creation, joining, linalg, nn_ops, random_ops
 from .ops import pointwise as P
 from .tensor import Tensor
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "empty", "full", "arange", "linspace",
-    "eye", "zeros_like", "ones_like", "empty_like", "full_like", "rand", "randn", "randint",
+    "eye", "zeros_like", "ones_like", "empty_like", "full_like", "empty_strided", "rand",
+    "randn", "randint", "memory_format", "contiguous_format", "preserve_format",
+    "channels_last", "channels_last_3d",
     "randperm", "rand_like", "randn_like", "randint_like", "bernoulli", "normal",
     "is_tensor", "numel", "add", "sub", "mul", "div", "true_divide", "pow", "neg", "abs", "exp",
     "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "where", "maximum",
@@ -16,6 +25,7 @@ __all__ = [
     "ne", "lt", "le", "gt", "ge", "reshape", "flatten", "squeeze", "unsqueeze", "transpose",
     "t", "permute", "narrow", "select", "unbind", "split", "chunk", "diagonal", "clone",
     "detach", "sign", "reciprocal", "all", "any", "square",
+    "rsqrt", "log1p", "expm1", "round", "sort", "argsort", "topk", "norm", "masked_fill",
     # nn ops that torch also exposes as torch.* (ops/nn_ops.py)
     "softmax", "log_softmax", "dropout", "addcmul", "addcdiv", "lerp", "embedding",
     "layer_norm", "batch_norm", "binary_cross_entropy_with_logits",
@@ -55,24 +65,25 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     return creation.full(size, fill_value, dtype, device, requires_grad)
 
 
-def _like(t, dtype, device):
-    return tuple(t.shape), dtype or t.dtype, device or t.device
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return creation.full_like(input, 0, dtype, device, requires_grad, memory_format)
 
 
-def zeros_like(input, dtype=None, device=None, requires_grad=False):
-    return creation.full_like(input, 0, dtype, device, requires_grad)
+def ones_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return creation.full_like(input, 1, dtype, device, requires_grad, memory_format)
 
 
-def ones_like(input, dtype=None, device=None, requires_grad=False):
-    return creation.full_like(input, 1, dtype, device, requires_grad)
+def empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return creation.full_like(input, 0, dtype, device, requires_grad, memory_format)
 
 
-def empty_like(input, dtype=None, device=None, requires_grad=False):
-    return creation.full_like(input, 0, dtype, device, requires_grad)
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False,
+              memory_format=None):
+    return creation.full_like(input, fill_value, dtype, device, requires_grad, memory_format)
 
 
-def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
-    return creation.full_like(input, fill_value, dtype, device, requires_grad)
+def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False):
+    return creation.empty_strided(size, stride, dtype, device, requires_grad)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
@@ -94,21 +105,19 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return random_ops.randperm(n, generator, dtype, device, requires_grad)
 
 
-def rand_like(input, dtype=None, device=None, requires_grad=False):
-    shape, dt, dev = _like(input, dtype, device)
-    return random_ops.rand(shape, None, dt, dev, requires_grad)
+def rand_like(input, *, dtype=None, device=None, requires_grad=False):
+    return random_ops.rand(input, None, dtype or input.dtype, device, requires_grad)
 
 
-def randn_like(input, dtype=None, device=None, requires_grad=False):
-    shape, dt, dev = _like(input, dtype, device)
-    return random_ops.randn(shape, None, dt, dev, requires_grad)
+def randn_like(input, *, dtype=None, device=None, requires_grad=False):
+    return random_ops.randn(input, None, dtype or input.dtype, device, requires_grad)
 
 
-def randint_like(input, low=0, high=None, dtype=None, device=None, requires_grad=False):
+def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False):
     if high is None:
         low, high = 0, low
-    shape, dt, dev = _like(input, dtype, device)
-    return random_ops.randint(low, high, shape, None, dt, dev, requires_grad)
+    return random_ops.randint(low, high, input, None, dtype or input.dtype, device,
+                              requires_grad)
 
 
 def bernoulli(input, p=None, generator=None):
@@ -331,6 +340,42 @@ def gt(input, other):
 
 def ge(input, other):
     return input >= other
+
+
+def rsqrt(input):
+    return input.rsqrt()
+
+
+def log1p(input):
+    return input.log1p()
+
+
+def expm1(input):
+    return input.expm1()
+
+
+def round(input, *, decimals=None):  # noqa: A001  (torch.round)
+    return input.round(decimals=decimals)
+
+
+def sort(input, dim=-1, descending=False, stable=None):
+    return input.sort(dim, descending, stable=stable)
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    return input.argsort(dim, descending, stable=stable)
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+    return input.topk(k, dim, largest, sorted)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    return input.norm(p, dim, keepdim, dtype)
+
+
+def masked_fill(input, mask, value):
+    return input.masked_fill(mask, value)
 
 
 # -- shapes ---------------------------------------------------------------------------------------

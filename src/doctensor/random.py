@@ -20,14 +20,13 @@ import numpy as np
 
 from doctensor import _dtypes as dt
 from doctensor._random_math import (
+    box_muller_f32,
     fma32,
     fma64,
     libm_cos,
     libm_log,
     libm_log1p,
     libm_sin,
-    log_f32,
-    sincos_f32,
 )
 
 __all__ = ["Generator", "default_generator", "fork_rng", "get_rng_state", "initial_seed",
@@ -36,7 +35,6 @@ __all__ = ["Generator", "default_generator", "fork_rng", "get_rng_state", "initi
 _N = 624  # words in the Mersenne Twister state
 _DEFAULT_SEED = 67280421310721
 _STATE_BYTES = 5056
-_ONE_F32 = np.float32(1.0)
 _DIGITS = {dt.float16: 11, dt.float32: 24, dt.float64: 53}  # std::numeric_limits<T>::digits
 # random_() draws v mod (max + 1): max is the largest value the dtype holds exactly (A.6)
 _RANDOM_MAX = {dt.bool_: 1, dt.uint8: 255, dt.int8: 127, dt.int16: 2**15 - 1,
@@ -87,6 +85,7 @@ class _MT19937:
 
     def __init__(self):
         self._bits = np.random.MT19937()
+        self._uint32 = np.random.Generator(self._bits)  # shares the engine: see words32
         self._pending = None
 
     def load(self, words, left, next_):
@@ -115,6 +114,13 @@ class _MT19937:
             self._pending = None
         raw = self._bits.random_raw(k - len(head))
         return np.concatenate([head, raw]) if len(head) else raw
+
+    def words32(self, k):
+        """The next ``k`` 32-bit outputs, as a uint32 array (half the memory of ``words``)."""
+        if self._pending is not None:
+            return self.words(k).astype(np.uint32)
+        # Over the full uint32 range NumPy returns each raw word unchanged, one word per value
+        return self._uint32.integers(0, 2**32, k, dtype=np.uint32)
 
 
 class Generator:
@@ -205,6 +211,10 @@ class Generator:
         """``n`` draws of ``random()``: one 32-bit word each (uint64 array)."""
         return self._engine.words(n)
 
+    def _random32(self, n):
+        """``n`` draws of ``random()`` as a uint32 array."""
+        return self._engine.words32(n)
+
     def _random64(self, n):
         """``n`` draws of ``random64()``: two words each, the first one the high half."""
         w = self._engine.words(2 * n)
@@ -212,7 +222,7 @@ class Generator:
 
     def _uniform_f32(self, n):
         """A.2: float32 uniforms in [0, 1) from the low 24 bits of one word each."""
-        words = self._random(n)  # a fresh array: masked in place
+        words = self._random32(n)  # a fresh array: masked in place
         x = np.bitwise_and(words, 0xFFFFFF, out=words).astype(np.float32)
         x *= np.float32(2.0**-24)
         return x
@@ -253,12 +263,13 @@ class Generator:
             return _c_cast(self._normal_scalar(n, mean, std), dtype)
         if dtype is dt.float64:
             return self._normal_blocks(n, mean, std, self._uniform_f64, _box_muller_f64)
-        out = self._normal_blocks(n, np.float32(mean), np.float32(std), self._uniform_f32,
+        out = self._normal_blocks(n, np.float32(mean), np.float32(std), self._random32,
                                   _box_muller_f32, blockwise=dtype is dt.float16)
-        return out.astype(dtype.np)
+        return out.astype(dtype.np, copy=False)
 
     # Note [normal blocks]
-    # The block path draws uniforms d[0..n-1], then turns each 16-element window into 16
+    # The block path draws uniforms d[0..n-1] (for float32 and float16: the raw words they come
+    # from, which box_muller_f32 takes), then turns each 16-element window into 16
     # normals: lanes j = 0..7 pair d[j] (radius) with d[j+8] (angle).  When n is not a multiple
     # of 16, 16 more uniforms are drawn for the last window, which overlaps the final whole
     # block and overwrites it:
@@ -271,11 +282,11 @@ class Generator:
     # uniforms and its tail window uses other words than float32's (A.4.3).
     def _normal_blocks(self, n, mean, std, draw, box_muller, blockwise=False):
         whole = 16 * (n // 16)
-        windows = [draw(whole if blockwise else n)[:whole].reshape(-1, 16)]
-        if whole < n:
-            windows.append(draw(16)[None])
-        z = box_muller(np.concatenate(windows), mean, std).reshape(-1)
-        return z if whole == n else np.concatenate([z[:n - 16], z[-16:]])
+        z = box_muller(draw(whole if blockwise else n)[:whole].reshape(-1, 16), mean, std)
+        if whole == n:
+            return z.reshape(-1)
+        tail = box_muller(draw(16).reshape(1, 16), mean, std)
+        return np.concatenate([z.reshape(-1)[:n - 16], tail.reshape(-1)])
 
     # Note [normal cache]
     # torch's scalar Box-Muller (at::normal_distribution<double>) makes two normals from two
@@ -360,31 +371,13 @@ class Generator:
         return (keep / compute(1.0 - p)).astype(dtype.np)
 
 
-def _box_muller_f32(d, mean, std):
-    """A.4.1 on float32 windows of shape (k, 16), with avx_mathfun's log and sincos.
-
-    A block of windows at a time: a million normals in one go would make each of the ~100
-    temporaries a fresh 2-4 MB array (page faults); blocks of 16384 windows reuse memory
-    and run about twice as fast.
-    """
-    if len(d) <= _BLOCK_ROWS:
-        return _box_muller_f32_block(d, mean, std)
-    out = np.empty_like(d)
-    for i in range(0, len(d), _BLOCK_ROWS):
-        out[i:i + _BLOCK_ROWS] = _box_muller_f32_block(d[i:i + _BLOCK_ROWS], mean, std)
-    return out
-
-
-_BLOCK_ROWS = 16384
-
-
-def _box_muller_f32_block(d, mean, std):
-    u1, u2 = _ONE_F32 - d[:, :8], d[:, 8:]
-    radius = np.sqrt(np.float32(-2.0) * log_f32(u1))
-    sin, cos = sincos_f32(np.float32(2 * np.pi) * u2)
+def _box_muller_f32(words, mean, std):
+    """A.4.1 on float32 windows of raw MT words, shape (k, 16), with avx_mathfun's log and
+    sincos (Note [fast float32 Box-Muller] in _random_math)."""
+    z = box_muller_f32(words)
     if std == 1:  # fma(x, 1, mean) rounds x + mean once: a float32 add (and -0. + 0. is 0.)
-        return np.concatenate([radius * cos + mean, radius * sin + mean], 1)
-    return np.concatenate([fma32(radius * cos, std, mean), fma32(radius * sin, std, mean)], 1)
+        return np.add(z, mean, out=z)
+    return fma32(z, std, mean)
 
 
 def _box_muller_f64(d, mean, std):

@@ -30,13 +30,14 @@ class Storage:
     it is derived lazily from the array that first owned the memory.
     """
 
-    __slots__ = ("_owner", "_buffer", "backend", "device")
+    __slots__ = ("_owner", "_buffer", "backend", "device", "resizable")
 
     def __init__(self, owner, backend, device):
         self._owner = owner
         self._buffer = None
         self.backend = backend
         self.device = device
+        self.resizable = True  # False once NumPy shares the memory (Note [resize_ grows ...])
 
     @property
     def buffer(self):

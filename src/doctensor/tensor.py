@@ -10,7 +10,17 @@ from ._dtypes import bool_, float16, float32, float64, int8, int16, int32, int64
 from ._dtypes import dtype as dtype_cls
 from ._tensor_base import TensorBase, alias
 from .autograd.grad_mode import GradMode
-from .ops import _registry, creation, indexing, linalg, nn_ops, random_ops, reduction
+from .ops import (
+    _registry,
+    creation,
+    indexing,
+    joining,
+    linalg,
+    nn_ops,
+    random_ops,
+    reduction,
+    sorting,
+)
 from .ops import pointwise as P
 from .ops import views as V
 
@@ -292,6 +302,7 @@ class Tensor(TensorBase):
         if self._device.type != "cpu":
             raise TypeError(f"can't convert {self._device} device type tensor to numpy. Use "
                             "Tensor.cpu() to copy the tensor to host memory first.")
+        self.untyped_storage().resizable = False  # Note [resize_ grows the storage]
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -535,6 +546,9 @@ class Tensor(TensorBase):
             return P.inplace(P.pow_tensor, self, (exponent,))
         return P.inplace(P.pow_scalar, self, (), {"exponent": exponent}, scalars=(exponent,))
 
+    def square_(self):
+        return self.pow_(2)
+
     def clamp_(self, min=None, max=None):
         return P.inplace(P.clamp, self, (), {"min": min, "max": max},
                          scalars=tuple(v for v in (min, max) if v is not None))
@@ -593,6 +607,9 @@ class Tensor(TensorBase):
         if isinstance(exponent, Tensor):
             return P.run(P.pow_tensor, (self, exponent))
         return P.run(P.pow_scalar, (self,), {"exponent": exponent}, scalars=(exponent,))
+
+    def square(self):
+        return self.pow(2)
 
     __add__ = __radd__ = P.add_method  # Note [fast path] (ops/pointwise.py)
     __sub__ = P.sub_method
@@ -860,6 +877,87 @@ class Tensor(TensorBase):
 
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
         return self.new_full(_size_args(size), 0, dtype, device, requires_grad)
+
+    def new_empty_strided(self, size, stride, dtype=None, device=None, requires_grad=False):
+        return creation.empty_strided(size, stride, dtype or self.dtype, device or self._device,
+                                      requires_grad)
+
+    # -- rounding, sorting, norms, repeat, masked_fill, type --------------------------------------
+    def rsqrt(self):
+        return P.run(P.rsqrt, (self,), floating=True)
+
+    def rsqrt_(self):
+        return P.inplace(P.rsqrt, self, (), floating=True)
+
+    def log1p(self):
+        return P.run(P.log1p, (self,), floating=True)
+
+    def log1p_(self):
+        return P.inplace(P.log1p, self, (), floating=True)
+
+    def expm1(self):
+        return P.run(P.expm1, (self,), floating=True)
+
+    def expm1_(self):
+        return P.inplace(P.expm1, self, (), floating=True)
+
+    def round(self, *, decimals=None):
+        return P.round_tensor(self, decimals)
+
+    def round_(self, *, decimals=None):
+        return P.round_tensor(self, decimals, in_place=True)
+
+    def sort(self, dim=-1, descending=False, *, stable=None):
+        return sorting.sort(self, dim, descending, stable)
+
+    def argsort(self, dim=-1, descending=False, *, stable=False):
+        return sorting.argsort(self, dim, descending, stable)
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        return sorting.topk(self, k, dim, largest, sorted)
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        return reduction.norm(self, p, dim, keepdim, dtype)
+
+    def repeat(self, *repeats):
+        if not repeats:
+            raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
+        return joining.repeat(self, _size_args(repeats))
+
+    def masked_fill(self, mask, value):
+        return indexing.masked_fill(self, mask, value)
+
+    def masked_fill_(self, mask, value):
+        return indexing.masked_fill(self, mask, value, in_place=True)
+
+    def type(self, dtype=None, non_blocking=False):
+        """No argument: the legacy type name (``'torch.FloatTensor'``); a dtype or such a name:
+        ``to`` that dtype (self when unchanged)."""
+        cuda = self._device.type == "cuda"
+        if dtype is None:
+            return f"torch.{'cuda.' if cuda else ''}{_LEGACY_NAMES[self.dtype.name]}"
+        if isinstance(dtype, str):
+            name = dtype
+            on_cuda = name.startswith("torch.cuda.")
+            name = name[len("torch.cuda."):] if on_cuda else name[len("torch."):] \
+                if name.startswith("torch.") else None
+            by_name = {v: k for k, v in _LEGACY_NAMES.items()}
+            if name not in by_name:
+                raise ValueError(f"invalid type: '{dtype}'")
+            device = self._device if on_cuda == cuda else ("cuda" if on_cuda else "cpu")
+            return creation.to(self, device, _DTYPES_BY_NAME[by_name[name]])
+        if not isinstance(dtype, dtype_cls):
+            raise TypeError("dtype must be a type, str, or dtype object")
+        return creation.to(self, dtype=dtype)
+
+
+# the legacy tensor type names that ``Tensor.type()`` gives and takes
+_LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+                 "bfloat16": "BFloat16Tensor", "int64": "LongTensor", "int32": "IntTensor",
+                 "int16": "ShortTensor", "int8": "CharTensor", "uint8": "ByteTensor",
+                 "bool": "BoolTensor"}
+_DTYPES_BY_NAME = {d.name: d for d in (float16, float32, float64, int8, int16, int32, int64,
+                                       uint8, bool_)}
 
 
 # C++ type names, as torch's grad-assignment error prints them

@@ -53,7 +53,8 @@ class _Svg:
         weight = ' font-weight="bold"' if bold else ""
         self.parts.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" '
                           f'text-anchor="{anchor}"{weight}>{escape(s)}</text>')
-        self._grow(x + (len(s) * CHAR_W * size / FONT if anchor == "start" else 0), y + 4)
+        # 10% to spare: a browser's monospace font may be a little wider than 0.6 em
+        self._grow(x + (len(s) * CHAR_W * 1.1 * size / FONT if anchor == "start" else 0), y + 4)
 
     def line(self, x1, y1, x2, y2):
         self.lines.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
@@ -118,34 +119,47 @@ def draw_graph(tensor, params=None, name="output", saved=True):
     root = tensor.grad_fn  # None for a leaf: only the tensor's own box is drawn
     rows = _layers(root) if root is not None else []
 
-    svg, pos = _Svg(), {}
     head = f"{name}: {_shape(tensor)}" + ("" if tensor.requires_grad else " (no grad)")
-    _box(svg, 10, 10, [head], fill="#e8f0fe", bold_first=True)
+    # lay out first (x may go below 0), then shift everything right so the picture starts at 10
+    boxes = [(None, 0.0, 10, [head], "#e8f0fe")]  # (node, x, y, lines, fill)
+    above = {id(root): [_box_width([head]) / 2]}  # node -> the x centres of boxes above it
     top = 10 + _box_height(1) + 30
     for row in rows:
-        x, tallest = 10, 0
-        for fn in row:
+        # each box goes under the mean of its parents (all in rows above): straight chains,
+        # few crossings
+        x, tallest = -float("inf"), 0
+        for fn in sorted(row, key=lambda fn: _mean(above[id(fn)])):
             # the name repr shows: torch's name() may be qualified (torch::autograd::...)
             lines = [type(fn).__name__] + (_saved(fn) if saved else [])
             if hasattr(fn, "variable"):
                 var = fn.variable
                 lines.append(f"{leaf_names.get(id(var), 'leaf')}: {_shape(var)}")
             fill = "#e6f4ea" if hasattr(fn, "variable") else "#fff"
-            w = _box(svg, x, top, lines, fill=fill, bold_first=True)
-            pos[id(fn)] = (x + w / 2, top, top + _box_height(len(lines)))
+            w = _box_width(lines)
+            x = max(x, _mean(above[id(fn)]) - w / 2)
+            boxes.append((fn, x, top, lines, fill))
+            for nxt, _nr in fn.next_functions:
+                if nxt is not None:
+                    above.setdefault(id(nxt), []).append(x + w / 2)
             x += w + 20
             tallest = max(tallest, _box_height(len(lines)))
         top += tallest + 40
-    if root is not None:
-        cx, y0, _ = pos[id(root)]
-        svg.line(10 + _box_width([head]) / 2, 10 + _box_height(1), cx, y0)
-    for fn in (fn for row in rows for fn in row):
+    shift = 10 - min(x for _, x, _, _, _ in boxes)
+    svg, pos = _Svg(), {}
+    for fn, x, y, lines, fill in boxes:
+        w = _box(svg, x + shift, y, lines, fill=fill, bold_first=True)
+        pos[id(fn)] = (x + shift + w / 2, y, y + _box_height(len(lines)))
+    for fn in [None, *(fn for row in rows for fn in row)]:
         cx, _, bottom = pos[id(fn)]
-        for nxt, _nr in fn.next_functions:
+        for nxt in [root] if fn is None else [n for n, _nr in fn.next_functions]:
             if nxt is not None:
                 nx, ny, _ = pos[id(nxt)]
                 svg.line(cx, bottom, nx, ny)
     return svg.picture()
+
+
+def _mean(xs):
+    return sum(xs) / len(xs)
 
 
 def _layers(root):
@@ -242,7 +256,8 @@ def _draw_buffer(svg, y, k, members, colors):
     n = storage.nbytes() // cell_size
     shown = min(n, MAX_CELLS)
     device = members[0][1].device
-    svg.text(10, y + 12, f"storage {chr(65 + k)}: {n} cells × {cell_size} bytes, on {device}",
+    cells = f"{n} cell" + "s" * (n != 1)
+    svg.text(10, y + 12, f"storage {chr(65 + k)}: {cells} × {cell_size} bytes, on {device}",
              anchor="start", bold=True)
     y += 20
     values = {}
@@ -283,7 +298,10 @@ def _flatten(v):
 
 
 def _fmt(v):
+    """A value in at most 5 characters: ``3.``, ``0.768``, ``-0.10``, ``1e+05``."""
     if isinstance(v, float):
-        s = f"{v:.0f}." if v.is_integer() and abs(v) < 1e4 else f"{v:.3g}"
-        return s if len(s) <= 5 else f"{v:.0e}"
+        if v.is_integer() and abs(v) < 1e4:
+            return f"{v:.0f}."
+        fits = [s for s in (f"{v:#.3g}", f"{v:.2f}", f"{v:.1f}") if len(s) <= 5 and "e" not in s]
+        return fits[0] if fits and float(fits[0]) != 0 else f"{v:.0e}"
     return str(v)[:5]

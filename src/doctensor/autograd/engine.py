@@ -11,7 +11,7 @@ With ``inputs`` (``autograd.grad``, ``backward(inputs=...)``) only the nodes on 
 an input run; an input's gradient is captured at its edge (Note [hook order] in graph.py).
 """
 
-import heapq
+from heapq import heappop, heappush
 
 from .anomaly_mode import AnomalyMode
 from .grad_mode import GradMode
@@ -59,13 +59,12 @@ def _needed(roots, run_targets, captures):
 
 
 def _accumulate(buffers, node, nr, grad):
+    """Add ``grad`` into the input buffer of ``node``'s output ``nr`` (None: no gradient)."""
     buf = buffers.get(node)
     if buf is None:
-        if nr == 0 and node.num_outputs == 1:  # the common case: a single-output node
-            buffers[node] = [grad]
-            return
         buf = buffers[node] = [None] * max(node.num_outputs, nr + 1)
-    buf[nr] = grad if buf[nr] is None else buf[nr] + grad
+    if grad is not None:
+        buf[nr] = grad if buf[nr] is None else buf[nr] + grad
 
 
 def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumulate=True):
@@ -102,12 +101,12 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
     heap = []
     for node in dict.fromkeys(roots):
         if deps.get(node, 0) == 0:
-            heapq.heappush(heap, (-node._seq, id(node), node))
+            heappush(heap, (-node._seq, id(node), node))
     prev = GradMode.enabled
     GradMode.enabled = create_graph
     try:
         while heap:
-            node = heapq.heappop(heap)[2]
+            node = heappop(heap)[2]
             grads_in = buffers.pop(node)
             if needed is not None:
                 if node not in needed:
@@ -124,14 +123,14 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
             for (nxt, nr), g in zip(node.next_functions, outs):
                 if nxt is None:
                     continue
-                if g is not None:
+                if g is not None and nxt.num_outputs == 1 and nxt not in buffers:
+                    buffers[nxt] = [g]  # the common case: a single-output node's first input
+                else:
                     _accumulate(buffers, nxt, nr, g)
-                elif nxt not in buffers:
-                    buffers[nxt] = [None] * nxt.num_outputs
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if not left:
-                    heapq.heappush(heap, (-nxt._seq, id(nxt), nxt))
+                    heappush(heap, (-nxt._seq, id(nxt), nxt))
     finally:
         GradMode.enabled = prev
     return captured

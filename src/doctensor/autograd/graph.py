@@ -15,9 +15,11 @@ import weakref
 from .. import _tensor_base
 from .anomaly_mode import AnomalyMode
 
-__all__ = ["Node", "AccumulateGrad", "SavedTensor", "gradient_edge", "RemovableHandle"]
+__all__ = ["Node", "AccumulateGrad", "SavedTensor", "gradient_edge", "RemovableHandle",
+           "NO_EDGE"]
 
 _seq = itertools.count()
+NO_EDGE = (None, 0)  # the edge of an input that does not require grad
 
 
 class RemovableHandle:
@@ -165,6 +167,9 @@ class AccumulateGrad(Node):
         self._seq = float("inf")  # run as soon as ready, as torch does
         self.variable = variable
 
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
     def _tensor_hooks(self):
         hooks = self.variable._hooks
         return {0: hooks} if hooks else None
@@ -282,7 +287,7 @@ def gradient_edge(tensor):
     if fn is not None:
         return (fn, tensor._output_nr)
     if not tensor._requires_grad:
-        return (None, 0)
+        return NO_EDGE
     acc = tensor._grad_acc() if tensor._grad_acc is not None else None
     if acc is None:
         acc = AccumulateGrad(tensor)
@@ -316,7 +321,7 @@ class SavedTensor:
     def __init__(self, value, is_output=False):
         self.is_output = is_output
         self.view_fn = None  # the output of an in-place op on a view: its new grad_fn (weak)
-        if hasattr(value, "_data"):
+        if isinstance(value, _tensor_base.TensorBase):
             if value._inference and not _tensor_base.INFERENCE.on:
                 raise RuntimeError(
                     "Inference tensors cannot be saved for backward. Please do not use Tensors "

@@ -7,10 +7,12 @@ the inputs whose gradient needs them (torch saves ``other`` for ``mul`` only whe
 requires grad).  Eager mode, autograd and in-place variants all go through ``record()``.
 """
 
+from types import MappingProxyType
+
 from .._dtypes import _BY_NP
 from .._tensor_base import INFERENCE, empty_strides
 from ..autograd.grad_mode import GradMode
-from ..autograd.graph import Node, SavedTensor, gradient_edge
+from ..autograd.graph import NO_EDGE, Node, SavedTensor, gradient_edge
 
 __all__ = ["zeros_like", "Op", "declare", "OpNode", "record", "wrap_result", "Tensor"]
 
@@ -24,27 +26,30 @@ def set_tensor_class(cls):
 
 
 class OpNode(Node):
-    """The backward node of an op; ``ctx`` for its backward formula."""
+    """The backward node of an op; ``ctx`` for its backward formula.
 
-    __slots__ = ("saved", "attrs", "needs_input_grad", "input_meta")
+    What the op saved and its attrs read as attributes (``ctx.self``, ``ctx.dim``), and as
+    torch's ``grad_fn._saved_self``, ``grad_fn._saved_dim``: properties of the op's node class
+    (``Op.expose``).  Properties, not a ``__getattr__``: a class with ``__getattr__`` makes
+    every attribute read of its instances slow (the engine reads nodes all the time).
+    """
+
+    __slots__ = ("saved", "attrs", "input_meta")
     op = None
     num_outputs = 1
     multi = False
 
-    def __getattr__(self, name):
-        # ctx.self, ctx.result, ctx.dim ...; also torch's grad_fn._saved_self
-        if name.startswith("_saved_"):
-            return self._saved_attribute(name[7:])
-        try:
-            saved = object.__getattribute__(self, "saved")
-            if name in saved:
-                return saved[name].unpack(self)
-            return object.__getattribute__(self, "attrs")[name]
-        except (KeyError, AttributeError):
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'") \
-                from None
+    @property
+    def needs_input_grad(self):
+        """Per input, whether it requires grad: whether its edge leads to a node."""
+        return tuple([fn is not None for fn, _ in self.next_functions])
 
-    def _saved_attribute(self, name):
+    def __dir__(self):
+        # torch lists what a node saved as _saved_<name> (introspection only, off the hot path)
+        names = set(self.op.saves) | set(object.__getattribute__(self, "attrs") or ())
+        return sorted(set(super().__dir__()) | {f"_saved_{n}" for n in names})
+
+    def _read_saved(self, name):
         """torch's ``grad_fn._saved_<name>``: None when the formula's users need no grad; a
         Python number saved as an input reads as the 0-d tensor torch wrapped it in."""
         saved = object.__getattribute__(self, "saved")
@@ -70,7 +75,13 @@ class OpNode(Node):
         if grad is None or (self.multi and all(g is None for g in grads)):
             return (None,) * len(self.next_functions)
         outs = self.op.backward(self, grad)
-        return tuple([_fit(g, meta) for g, meta in zip(outs, self.input_meta)])
+        fitted = []
+        for g, meta in zip(outs, self.input_meta):
+            if g is not None and meta is not None:
+                g = _fit(g, meta) if g._data.shape != meta[0] or \
+                    g._data.dtype is not meta[1].np else g
+            fitted.append(g)
+        return tuple(fitted)
 
     def release(self):
         for s in self.saved.values():
@@ -79,14 +90,35 @@ class OpNode(Node):
 
 def _fit(grad, meta):
     """Un-broadcast a gradient to its input's shape and cast it to the input's dtype."""
-    if grad is None or meta is None:
-        return grad
     shape, dtype = meta
     if grad._data.shape != shape:
         grad = grad.sum_to_size(shape)
-    if grad._data.dtype is not dtype.np and grad._data.dtype != dtype.np:
+    if grad._data.dtype != dtype.np:
         grad = grad.to(dtype)
     return grad
+
+
+def _value_property(name):
+    """``ctx.<name>``: the saved value (checked against its version: Note [saved tensors]), or
+    else the attr of that name."""
+    def get(node):
+        saved = node.saved.get(name)
+        if saved is not None:
+            return saved.unpack(node)
+        try:
+            return node.attrs[name]
+        except KeyError:
+            raise AttributeError(f"'{type(node).__name__}' object has no attribute "
+                                 f"'{name}'") from None
+    return property(get)
+
+
+def _saved_attribute_property(name):
+    """torch's ``grad_fn._saved_<name>`` (``OpNode._read_saved``)."""
+    return property(lambda node: node._read_saved(name))
+
+
+_NO_ATTRS = MappingProxyType({})  # the attrs of a node whose op takes none (read-only)
 
 
 class Op:
@@ -102,9 +134,25 @@ class Op:
         self.check = None  # optional check(args) run before anything else (torch's refusals)
         self.contiguous_out = False  # True: the result is contiguous, whatever the inputs
         self.ufunc = None  # the NumPy ufunc forward is without attrs (pointwise.binary's fast path)
+        # per saved name: the inputs whose gradient reads it, and what to save (an input's
+        # index, or None for the result)
+        self.save_plan = tuple((saved, tuple(users), None if saved == "result" else
+                                inputs.index(saved)) for saved, users in self.saves.items())
         self.node_cls = type(grad_fn or name, (OpNode,), {
             "__slots__": (), "op": self, "num_outputs": num_outputs,
             "multi": num_outputs != 1})
+        self.exposed = set()
+        self.expose(self.saves)
+
+    def expose(self, names):
+        """Give this op's nodes the attributes ``<name>`` and ``_saved_<name>`` (``record``
+        calls it with the names of the attrs it sees)."""
+        for name in names:
+            if name not in self.exposed:
+                self.exposed.add(name)
+                if not hasattr(OpNode, name):
+                    setattr(self.node_cls, name, _value_property(name))
+                setattr(self.node_cls, f"_saved_{name}", _saved_attribute_property(name))
 
     def def_backward(self, fn):
         """Decorator: attach the backward formula ``fn(ctx, grad) -> grads per input``."""
@@ -162,36 +210,36 @@ def record(op, inputs, outputs, attrs=None, originals=None):
     ``originals`` maps saved input names to values to save instead of the live input (an
     in-place op saves a clone of ``self`` from before it wrote).
     """
-    node = op.node_cls()
     edges = []
-    needs = []
     meta = []
     for t in inputs:
         if isinstance(t, Tensor) and t._requires_grad:
             edges.append(gradient_edge(t))
-            needs.append(True)
             meta.append((t._data.shape, _BY_NP[t._data.dtype]))
         else:
-            edges.append((None, 0))
-            needs.append(False)
+            edges.append(NO_EDGE)
             meta.append(None)
-    node.next_functions = tuple(edges)
-    node.needs_input_grad = tuple(needs)
+    node = op.node_cls(tuple(edges))
     node.input_meta = meta
-    node.attrs = attrs if attrs is not None else {}
+    if attrs is None:
+        node.attrs = _NO_ATTRS
+    else:
+        node.attrs = attrs
+        if not op.exposed.issuperset(attrs):
+            op.expose(attrs)
     saved = {}
-    for name, users in op.saves.items():
+    for name, users, index in op.save_plan:
         for i in users:
-            if needs[i]:
+            if edges[i] is not NO_EDGE:
                 break
         else:
             continue  # no input whose gradient formula reads it requires grad
-        if name == "result":
+        if index is None:
             saved[name] = SavedTensor(outputs[0], is_output=True)
         elif originals and name in originals:
             saved[name] = SavedTensor(originals[name])
         else:
-            saved[name] = SavedTensor(inputs[op.inputs.index(name)])
+            saved[name] = SavedTensor(inputs[index])
     node.saved = saved
     for i, out in enumerate(outputs):
         if out is not None:

@@ -8,15 +8,16 @@ import numpy as np
 
 from .. import _dtypes
 from .._dtypes import _BY_NP, from_numpy_dtype, get_default_dtype, int64
+from .._strides import contiguous_format, contiguous_strides, preserve_format, preserve_strides
 from .._tensor_base import _wrap, wrap
 from ..backends import for_device
 from ..device import CPU, as_device
 from . import _registry as R
-from ._registry import declare, needs_grad, record, wrap_result
+from ._registry import declare, needs_grad, record
 from .pointwise import check_inplace, check_no_internal_overlap, rebase_history
 
 __all__ = ["new_tensor", "tensor", "full", "empty", "arange", "linspace", "eye", "from_numpy",
-           "as_tensor", "clone", "to", "copy_", "fill_", "zero_"]
+           "as_tensor", "clone", "to", "copy_", "fill_", "zero_", "empty_strided"]
 
 
 def check_requires_grad(dtype, requires_grad):
@@ -180,21 +181,64 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     return wrap(R.Tensor, arr, device, for_device(device), requires_grad)
 
 
-def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
-    """The ``*_like`` factories: torch's preserve_format keeps a dense input's layout."""
+def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None):
+    """The ``*_like`` factories: laid out like ``t`` (Note [preserve_format]) or contiguous."""
     out = full(tuple(t._data.shape), fill_value, dtype or _BY_NP[t._data.dtype],
                device or t._device, requires_grad)
-    if out._data.ndim > 1 and out._data.size and not t.is_contiguous():
-        from .._strides import dense_order
-        order = dense_order(t._data.shape, t.stride())
-        if order is not None:
-            inverse = [0] * len(order)
-            for i, d in enumerate(order):
-                inverse[d] = i
-            data = out._data
-            out._data = out._backend.xp.ascontiguousarray(
-                data.transpose(order)).transpose(inverse)
+    strides = t.stride()
+    if out._data.ndim and out.stride() != strides and memory_format in (None, preserve_format):
+        out._data = copy_as(out._data, preserve_strides(t._data.shape, strides), out._backend)
     return out
+
+
+def empty_strided(size, stride, dtype=None, device=None, requires_grad=False):
+    """torch.empty_strided: ``size`` with element strides ``stride`` over a storage just big
+    enough for them (here zero-filled, as ``empty``)."""
+    size = _size(size)
+    for i, s in enumerate(stride):
+        if not isinstance(s, numbers.Integral):
+            raise TypeError(f"empty_strided(): argument 'stride' (position 2) must be tuple of "
+                            f"ints, but found element of type {type(s).__name__} at pos {i}")
+    stride = tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of "
+                           f"strides ({len(stride)})")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes="
+                           f"[{', '.join(map(str, size))}] and strides="
+                           f"[{', '.join(map(str, stride))}]")
+    dtype = dtype or get_default_dtype()
+    check_requires_grad(dtype, requires_grad)
+    device = as_device(device) or CPU
+    backend = for_device(device)
+    data = strided_zeros(size, stride, dtype.np, backend)
+    return _wrap(R.Tensor, data, device, backend, requires_grad)
+
+
+def strided_zeros(shape, strides, np_dtype, backend):
+    """A zero array of ``shape`` with element ``strides``, over a fresh buffer of exactly the
+    elements those strides reach (torch's storage size for empty_strided)."""
+    span = 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, strides))
+    buf = backend.xp.zeros(span, dtype=np_dtype)
+    return backend.as_strided(buf, tuple(shape), tuple(strides), 0)
+
+
+def copy_as(data, strides, backend):
+    """A copy of the array ``data`` with element ``strides``."""
+    out = strided_zeros(data.shape, strides, data.dtype, backend)
+    out[...] = data
+    return out
+
+
+def preserve_layout(data, t):
+    """``data``, a fresh order-'K' copy of ``t``'s values, laid out as torch lays out a copy of
+    ``t`` (Note [preserve_format]); NumPy's copy already is, except for expanded, stepped or
+    odd size-0/1 layouts."""
+    item = data.itemsize
+    strides = t.stride()
+    if tuple(s // item for s in data.strides) == strides:
+        return data
+    return copy_as(data, preserve_strides(data.shape, strides), t._backend)
 
 
 def empty(size, dtype=None, device=None, requires_grad=False):
@@ -265,7 +309,9 @@ def from_numpy(array):
                       "warning will be suppressed for the rest of this program. (Triggered "
                       "internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:213.)",
                       UserWarning, stacklevel=2)
-    return new_tensor(array.view(), CPU, keep_strides=True)
+    t = new_tensor(array.view(), CPU, keep_strides=True)
+    t.untyped_storage().resizable = False  # NumPy owns the memory (Note [resize_ grows ...])
+    return t
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -286,8 +332,8 @@ def as_tensor(data, dtype=None, device=None):
 
 
 @declare("clone", "CloneBackward0")
-def _clone(xp, a, order="K"):
-    return xp.array(a, copy=True, order=order)
+def _clone(xp, a):
+    return xp.array(a, copy=True)
 
 
 @_clone.def_backward
@@ -296,22 +342,19 @@ def _(ctx, grad):
 
 
 def clone(t, memory_format=None):
-    """A copy with its own storage; history ``CloneBackward0``."""
-    order = "C" if memory_format == "contiguous" else "K"
-    out = wrap_result(_clone.forward(t._backend.xp, t._data, order), t)
-    if not t._data.size and order == "K":
-        _same_strides(out, t)
+    """A copy with its own storage, laid out like ``t`` (Note [preserve_format]) or
+    contiguous; history ``CloneBackward0``."""
+    data = _clone.forward(t._backend.xp, t._data)
+    if memory_format in ("contiguous", contiguous_format):
+        strides = contiguous_strides(t._data.shape)
+        if data.strides != tuple(s * data.itemsize for s in strides):
+            data = copy_as(data, strides, t._backend)
+    else:
+        data = preserve_layout(data, t)
+    out = _wrap(R.Tensor, data, t._device, t._backend)  # keeps even an empty copy's strides
     if needs_grad((t,)):
         record(_clone, (t,), (out,))
     return out
-
-
-def _same_strides(out, t):
-    """An empty copy keeps the strides of an empty source (torch's preserve_format; they are
-    only ever odd for tensors made from NumPy's empty arrays)."""
-    item = out._data.itemsize
-    strides = tuple(s * item for s in t.stride())
-    out._data = np.lib.stride_tricks.as_strided(out._data, strides=strides)
 
 
 @declare("_to_copy", "ToCopyBackward0")
@@ -331,13 +374,11 @@ def to(t, device=None, dtype=None, copy=False, non_blocking=False):
     if device == t._device and dtype.np == t._data.dtype and not copy:
         return t
     backend = for_device(device)
-    data = t._data.astype(dtype.np, copy=True)
+    data = preserve_layout(t._data.astype(dtype.np, copy=True), t)
     if device != t._device:
         host = t._backend.to_host(data)
         data = backend.from_host(host) if device.type != "cpu" else host
-    out = wrap(R.Tensor, data, device, backend)
-    if not data.size:
-        _same_strides(out, t)
+    out = _wrap(R.Tensor, data, device, backend)
     if dtype.is_floating_point and needs_grad((t,)):
         record(_to_copy, (t,), (out,), {"src_device": t._device})
     return out

@@ -328,3 +328,88 @@ def _index_put_inplace(t, idx, value):
         from .pointwise import rebase_history
         rebase_history(t, _index_put, (t, value), {"indices": np_idx, "accumulate": False})
 
+
+
+# -- masked_fill -----------------------------------------------------------------------------
+
+@declare("masked_fill", "MaskedFillBackward0", ("self", "mask"), saves={"mask": (0,)})
+def _masked_fill(xp, a, mask, value):
+    return xp.where(mask, value, a)
+
+
+@declare("masked_fill", "MaskedFillBackward1", ("self", "mask", "value"),
+         saves={"mask": (0, 2)})
+def _masked_fill_tensor(xp, a, mask, value):
+    return xp.where(mask, value, a)
+
+
+@_masked_fill.def_backward
+def _(ctx, grad):
+    return (grad.masked_fill(ctx.mask, 0), None)
+
+
+@_masked_fill_tensor.def_backward
+def _(ctx, grad):
+    n = ctx.needs_input_grad
+    from .pointwise import where_tensor
+    return (grad.masked_fill(ctx.mask, 0) if n[0] else None, None,
+            where_tensor(ctx.mask, grad, 0).sum() if n[2] else None)
+
+
+def masked_fill(t, mask, value, in_place=False):
+    """``t`` with ``value`` (a number or a 0-d tensor) where the bool ``mask`` (broadcast) is
+    True; out of place the result has the broadcast shape and is contiguous."""
+    from .. import _dtypes
+    from .._strides import broadcast_shapes
+    from .pointwise import (
+        check_inference_inplace,
+        check_inplace,
+        check_no_internal_overlap,
+        check_same_device,
+        rebase_history,
+    )
+    if not isinstance(value, (R.Tensor, bool, int, float)):
+        raise TypeError(f"masked_fill() received an invalid combination of arguments - got "
+                        f"(Tensor, {type(value).__name__})")
+    shape = broadcast_shapes(t._data.shape, mask._data.shape)
+    if in_place and shape != t._data.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, t._data.shape))}] doesn't "
+                           f"match the broadcast shape [{', '.join(map(str, shape))}]")
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           + _C_NAMES.get(mask._data.dtype.name, mask._data.dtype.name))
+    check_same_device([t, mask])
+    if isinstance(value, R.Tensor):
+        if value._data.ndim:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
+                               f"got tensor with {value._data.ndim} dimension(s).")
+        op, inputs, fill = _masked_fill_tensor, (t, mask, value), value.item()
+    else:
+        op, inputs, fill = _masked_fill, (t, mask), value
+    dtype = _dtypes._BY_NP[t._data.dtype]
+    _dtypes.check_fits(fill, dtype)
+    fill = _dtypes.cast_scalar(fill, dtype)
+    xp = t._backend.xp
+    grad = needs_grad(inputs)
+    if not in_place:
+        out = xp.ascontiguousarray(_masked_fill.forward(xp, t._data, mask._data, fill))
+        result = wrap_result(out.astype(t._data.dtype, copy=False), t)
+        if grad:
+            record(op, inputs, (result,))
+        return result
+    if t._inference:
+        check_inference_inplace(t)  # Note [inference mode]
+    if grad:
+        check_inplace(t)
+    check_no_internal_overlap(t)
+    xp.copyto(t._data, fill, where=mask._data)
+    t._bump_version()
+    if grad:
+        rebase_history(t, op, inputs, {})
+    return t
+
+
+# C type names, as torch's mask-dtype error prints them
+_C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+            "uint8": "unsigned char", "float32": "float", "float64": "double",
+            "float16": "c10::Half"}

@@ -92,3 +92,50 @@ def stack(tensors, dim=0):
                                f"[{', '.join(map(str, a.shape))}] at entry {i}")
     out = _stack.forward(tensors[0]._backend.xp, *arrays, dim=d)
     return _run(_stack, tensors, out, {"dim": d})
+
+
+# -- repeat ----------------------------------------------------------------------------------
+
+@declare("repeat", "RepeatBackward0")
+def _repeat(xp, a, repeats):
+    a = a.reshape((1,) * (len(repeats) - a.ndim) + a.shape)
+    return xp.ascontiguousarray(xp.tile(a, repeats))  # torch's result is contiguous
+
+
+@_repeat.def_backward
+def _(ctx, grad):
+    # torch's repeat_backward: sum the leading new dims away, then view each repeated dim as
+    # (repeat, size) and sum the repeats
+    shape, repeats = ctx.input_meta[0][0], ctx.repeats
+    if 0 in repeats:
+        return (grad.new_zeros(shape),)
+    for _ in range(grad.dim() - len(shape)):
+        grad = grad.sum(0)
+    lead = len(repeats) - len(shape)
+    grad_size, sum_dims = [], []
+    for size, r in zip(shape, repeats[lead:]):
+        if r != 1:
+            grad_size.append(r)
+            sum_dims.append(len(grad_size) - 1)
+        grad_size.append(size)
+    if sum_dims:
+        grad = grad.reshape(grad_size).sum(sum_dims)
+    return (grad,)
+
+
+def repeat(t, repeats):
+    """``t`` tiled ``repeats[i]`` times along dim i (new leading dims where ``repeats`` is
+    longer); always a copy."""
+    repeats = tuple(int(r) for r in repeats)
+    shape = t._data.shape
+    if len(repeats) < len(shape):
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    padded = (1,) * (len(repeats) - len(shape)) + shape
+    target = [s * r for s, r in zip(padded, repeats)]
+    for n in target:
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                               f"[{', '.join(map(str, target))}]")
+    out = _repeat.forward(t._backend.xp, t._data, repeats)
+    return _run(_repeat, [t], out, {"repeats": repeats})

@@ -38,9 +38,11 @@ def _mm(xp, a, b):
 
 @_mm.def_backward
 def _(ctx, grad):
-    n = ctx.needs_input_grad
-    return (grad.mm(ctx.mat2.t()) if n[0] else None,
-            ctx.self.t().mm(grad) if n[1] else None)
+    n, a = ctx.needs_input_grad, ctx.attrs
+    return (_mm_mat1_backward(grad, ctx.mat2, a.get("self_sym_sizes"), a.get("self_sym_strides"))
+            if n[0] else None,
+            _mm_mat2_backward(grad, ctx.self, a.get("mat2_sym_sizes"), a.get("mat2_sym_strides"))
+            if n[1] else None)
 
 
 def mm(a, b):
@@ -52,7 +54,11 @@ def mm(a, b):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                            f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
     _same_dtype(a, b)
-    return _binary(_mm, a, b)
+    attrs = None
+    if needs_grad((a, b)):  # what torch saves (_saved_self_sym_sizes ...)
+        attrs = {"self_sym_sizes": a._data.shape, "self_sym_strides": a.stride(),
+                 "mat2_sym_sizes": b._data.shape, "mat2_sym_strides": b.stride()}
+    return _binary(_mm, a, b, attrs)
 
 
 @declare("mv", "MvBackward0", ("self", "vec"), saves={"self": (1,), "vec": (0,)})
@@ -145,36 +151,50 @@ def _addmm(xp, c, a, b, beta=1, alpha=1):
 
 @_addmm.def_backward
 def _(ctx, grad):
-    n = ctx.needs_input_grad
-    alpha, beta = ctx.attrs.get("alpha", 1), ctx.attrs.get("beta", 1)
-    g = grad if alpha == 1 else grad * alpha
-    a = ctx.attrs
+    n, a = ctx.needs_input_grad, ctx.attrs
+    alpha, beta = a.get("alpha", 1), a.get("beta", 1)
     return ((grad if beta == 1 else grad * beta) if n[0] else None,
-            _mm_mat1_backward(g, ctx.mat2, a.get("mat1_sym_sizes"), a.get("mat1_sym_strides"))
-            if n[1] else None,
-            _mm_mat2_backward(g, ctx.mat1, a.get("mat2_sym_sizes"), a.get("mat2_sym_strides"))
-            if n[2] else None)
+            _mm_mat1_backward(grad, ctx.mat2, a.get("mat1_sym_sizes"),
+                              a.get("mat1_sym_strides"), alpha) if n[1] else None,
+            _mm_mat2_backward(grad, ctx.mat1, a.get("mat2_sym_sizes"),
+                              a.get("mat2_sym_strides"), alpha) if n[2] else None)
 
 
-# Note [gradient layouts of mm]: torch's mm_mat1_backward / mm_mat2_backward give a
-# column-major (transposed) operand a column-major gradient.  For nn.Linear's ``weight.t()``
-# that makes the weight's gradient contiguous after TBackward0, so AccumulateGrad keeps it as
-# ``.grad`` without a copy (Note [stealing gradients]).
+# Note [gradient layouts of mm]: torch's mm_mat1_backward / mm_mat2_backward (the formulas of
+# both mm and addmm) give a column-major (transposed) operand a column-major gradient, the
+# transpose of a product.  For nn.Linear's ``weight.t()`` that makes the weight's gradient
+# contiguous after TBackward0, so AccumulateGrad keeps it as ``.grad`` without a copy (Note
+# [stealing gradients]).  ``alpha`` scales the product afterwards (torch's maybe_multiply).
 
 def _column_major(sizes, strides):
     return strides is not None and strides[0] == 1 and strides[1] == sizes[0]
 
 
-def _mm_mat1_backward(grad, mat2, sizes, strides):
+def _mm_mat1_backward(grad, mat2, sizes, strides, alpha=1):
     if _column_major(sizes, strides):
-        return mat2.mm(grad.t()).t()
-    return grad.mm(mat2.t())
+        out = _mm_transposed(mat2, grad, False, True).t()  # (mat2 @ grad.T).T
+    else:
+        out = _mm_transposed(grad, mat2, False, True)  # grad @ mat2.T
+    return out if alpha == 1 else out * alpha
 
 
-def _mm_mat2_backward(grad, mat1, sizes, strides):
+def _mm_mat2_backward(grad, mat1, sizes, strides, alpha=1):
     if _column_major(sizes, strides):
-        return grad.t().mm(mat1).t()
-    return mat1.t().mm(grad)
+        out = _mm_transposed(grad, mat1, True, False).t()  # (grad.T @ mat1).T
+    else:
+        out = _mm_transposed(mat1, grad, True, False)  # mat1.T @ grad
+    return out if alpha == 1 else out * alpha
+
+
+def _mm_transposed(x, y, x_t, y_t):
+    """``x.mm(y)``, ``x`` or ``y`` transposed first.  Backward without create_graph records no
+    history, so the operands' transposes stay arrays: the same product, without the view and
+    op records."""
+    if needs_grad((x, y)) or x._data.dtype != y._data.dtype:
+        return (x.t() if x_t else x).mm(y.t() if y_t else y)
+    check_same_device((x, y))
+    a, b = x._data, y._data
+    return wrap_result(x._backend.xp.matmul(a.T if x_t else a, b.T if y_t else b), x)
 
 
 def addmm(c, a, b, beta=1, alpha=1):

@@ -4,8 +4,9 @@ pointwise ops the optimizers use (``addcmul_``, ``addcdiv_``, ``lerp_``).
 Each is declared once, as in ``_registry``: an array forward, a backward in doctensor ops,
 its grad_fn name and what it saves.  Float32 arithmetic follows torch's CPU kernels where
 the order is known (``addcmul`` and ``lerp`` are one fused multiply-add, ``addcdiv`` is
-``self + (value * t1) / t2``); reductions (softmax sums, loss means) may differ from torch
-in the last bit, because NumPy sums in a different order.
+``self + (value * t1) / t2``; softmax follows Note [softmax kernel] in ``_softmax_kernel``);
+other reductions (loss means) may differ from torch in the last bit, because NumPy sums in
+a different order.
 """
 
 import math
@@ -14,6 +15,7 @@ import numpy as np
 
 from .._dtypes import int64
 from ._registry import declare, needs_grad, record, wrap_result
+from ._softmax_kernel import softmax_cpu
 from .pointwise import FP_IGNORE, FP_STATE, check_same_device
 
 __all__ = ["softmax", "gelu", "leaky_relu", "nll_loss", "mse_loss",
@@ -106,9 +108,13 @@ def _(ctx, grad):
 
 # -- activations -----------------------------------------------------------------------------
 
+_CPU_SOFTMAX = (np.dtype(np.float32), np.dtype(np.float64))
+
 
 @declare("softmax", "SoftmaxBackward0", saves={"result": (0,)})
 def softmax_op(xp, a, dim):
+    if xp is np and a.dtype in _CPU_SOFTMAX:
+        return softmax_cpu(a, dim, log=False)  # torch's bits: Note [softmax kernel]
     e = xp.exp(a - a.max(axis=dim, keepdims=True))
     return e * (a.dtype.type(1) / e.sum(axis=dim, keepdims=True))
 
@@ -121,6 +127,8 @@ def _(ctx, grad):
 
 @declare("log_softmax", "LogSoftmaxBackward0", saves={"result": (0,)})
 def log_softmax_op(xp, a, dim):
+    if xp is np and a.dtype in _CPU_SOFTMAX:
+        return softmax_cpu(a, dim, log=True)
     shifted = a - a.max(axis=dim, keepdims=True)
     return shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True))
 
@@ -273,10 +281,48 @@ def nll_loss_op(xp, x, t, w, reduction="mean", ignore_index=-100):
     loss = -(picked * coef)
     if reduction == "none":
         return loss.reshape(t.shape)
-    total = loss.sum(dtype=x.dtype)
-    if reduction == "sum":
-        return total
-    return total / coef.sum(dtype=x.dtype)
+    if xp is np:  # torch's order: Note [nll_loss cascade sum]
+        rows = np.flatnonzero(keep)
+        total = _cascade_sum(loss[rows], rows)
+        count = _cascade_sum(coef[rows], rows) if w is not None else x.dtype.type(len(rows))
+    else:
+        total, count = loss.sum(dtype=x.dtype), coef.sum(dtype=x.dtype)
+    return total if reduction == "sum" else total / count
+
+
+# Note [nll_loss cascade sum]
+# torch's CPU nll_loss (LossNLL.cpp, nll_loss_out_frame) sums the picked losses of a batch
+# into 8 partial sums: row b goes into level 0, and after row b, while the next 4 bits of b
+# are zero (b % 16 == 0, then b % 256 == 0, ...), level j is added into level j+1 and
+# cleared.  Ignored rows are skipped, flush included.  The result is
+# 0 + level0 + level1 + ... + level7, left to right.  Each level, from level 0 up, receives a
+# sequence of (b, value) and hands the next level the sums of its runs.
+
+def _cascade_sum(values, rows):
+    """Sum of ``values`` (the batch rows ``rows``) as Note [nll_loss cascade sum] does it."""
+    levels = []
+    for j in range(7):
+        if len(values) <= 1:  # a lone value sums to itself wherever it sits among zeros
+            break
+        flush = rows % (16 ** (j + 1)) == 0
+        run = np.cumsum(flush) - flush  # the run each value belongs to
+        closed = int(flush.sum())
+        width = int(np.bincount(run).max()) if len(run) else 0
+        table = np.zeros((closed + 1, width), values.dtype)
+        table[run, np.arange(len(run)) - np.searchsorted(run, run)] = values
+        sums = _sum_columns(table)
+        levels.append(sums[closed])  # the open run stays at this level
+        values, rows = sums[:closed], rows[flush]
+    levels.append(_sum_columns(values[None])[0])
+    return _sum_columns(np.array([levels], values.dtype))[0]
+
+
+def _sum_columns(table):
+    """Row sums of a 2-d array, each ``0 + t[0] + t[1] + ...`` left to right."""
+    acc = np.zeros(len(table), table.dtype)
+    for column in table.T:
+        acc += column
+    return acc
 
 
 @nll_loss_op.def_backward

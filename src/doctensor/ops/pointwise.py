@@ -4,13 +4,15 @@
 (``mul_``, ``__imul__``), bumping the version and rebasing history (Note [in-place]).
 """
 
+import contextvars
 import math
+import threading
 
 import numpy as np
 
 from .._dtypes import _BY_NP, can_cast, check_fits, get_default_dtype, result_type
 from .._strides import broadcast_shapes, iter_output_strides
-from .._tensor_base import TensorBase
+from .._tensor_base import INFERENCE, TensorBase, empty_strides
 from ..autograd.grad_mode import GradMode
 from ..autograd.graph import move_retains_grad
 from ..backends import numpy_cpu
@@ -87,13 +89,14 @@ def _as_array(out, xp):
 
 # Note [floating-point errors]
 # torch computes inf and nan silently; NumPy warns (overflow, invalid, divide by zero) unless
-# its error state says "ignore".  ``with np.errstate(all="ignore")`` costs about 1.5 us in
-# NumPy 2.4, three times a small add; all it does is set one context variable, so ops set
-# that variable themselves (two C calls) and restore it when they return or raise:
-#
-#     token = FP_STATE.set(FP_IGNORE)
-#     try: out = <NumPy calls>
-#     finally: FP_STATE.reset(token)
+# its error state says "ignore".  That state is one context variable; ``np.errstate`` sets it
+# and costs about 1.5 us in NumPy 2.4, three times a small add, and even a bare ``set`` /
+# ``reset`` of the variable costs half an add (each ``set`` copies the context's mapping).
+# So each thread keeps one ``contextvars.Context`` in which the variable says "ignore", and
+# ops run their NumPy calls inside it: ``QUIET.run(np.add, x, y)`` costs one C call more than
+# ``np.add(x, y)``.  Nothing but NumPy's state differs in that context, and it is never
+# entered twice at once: forwards are pure array functions that read no other context
+# variable and call no doctensor op.
 try:
     from numpy._core._ufunc_config import _extobj_contextvar as FP_STATE
     with np.errstate(all="ignore"):
@@ -103,6 +106,29 @@ except ImportError:  # a NumPy without that variable: np.seterr sets the same st
         set = staticmethod(lambda _: np.seterr(all="ignore"))
         reset = staticmethod(lambda old: np.seterr(**old))
     FP_IGNORE = None
+
+
+class _Quiet(threading.local):
+    """Per thread: ``run(fn, *args)`` calls ``fn`` with NumPy's floating-point errors ignored."""
+
+    def __init__(self):
+        if FP_IGNORE is None:
+            self.run = _run_ignoring
+        else:
+            context = contextvars.Context()
+            context.run(FP_STATE.set, FP_IGNORE)
+            self.run = context.run
+
+
+def _run_ignoring(fn, *args, **kwargs):
+    token = FP_STATE.set(FP_IGNORE)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        FP_STATE.reset(token)
+
+
+QUIET = _Quiet()
 
 
 def run(op, args, attrs=None, floating=False, out_dtype=None, scalars=()):
@@ -123,11 +149,7 @@ def run(op, args, attrs=None, floating=False, out_dtype=None, scalars=()):
         dt = get_default_dtype()
     xp = first._backend.xp
     arrays = [to_array(a, dt, first) for a in args]
-    token = FP_STATE.set(FP_IGNORE)  # Note [floating-point errors]
-    try:
-        out = _as_array(op.forward(xp, *arrays, **(attrs or {})), xp)
-    finally:
-        FP_STATE.reset(token)
+    out = _as_array(QUIET.run(op.forward, xp, *arrays, **(attrs or {})), xp)  # Note [f...]
     if out_dtype is not None and out.dtype != out_dtype.np:
         out = out.astype(out_dtype.np)
     if out.ndim > 1 and not op.contiguous_out:
@@ -149,36 +171,40 @@ def binary(op, floating=False):
 
     Note [fast path]: when ``self`` is a floating CPU tensor and ``other`` is a Python int/float
     or a CPU tensor of the same dtype and shape, ``run``'s work reduces to one ufunc call: the
-    dtype is ``self``'s (no promotion, no cast), nothing broadcasts (no shape check), and NumPy
-    lays the result out as torch does (1-d or C-contiguous inputs: no layout fix-up).
-    ``op.check`` only refuses bool operands, which never get here.  Grad mode, inference mode
-    and history are handled as in ``run`` (``wrap_result``, ``record``).
+    dtype is ``self``'s (no promotion, no cast: NumPy converts a Python number to the array's
+    dtype, as torch does), nothing broadcasts (no shape check), and NumPy lays the result out
+    as torch does (1-d or C-contiguous inputs: no layout fix-up).  ``op.check`` only refuses
+    bool operands, which never get here.  Grad mode, inference mode and history are handled as
+    in ``run`` (``wrap_result``, ``record``).
     """
     ufunc = op.ufunc
+    new_tensor = object.__new__
 
     def apply(self, other):
         x = self._data
-        dt = x.dtype
-        if dt.kind == "f" and self._backend is numpy_cpu and (
+        if x.dtype.kind == "f" and self._backend is numpy_cpu and (
                 x.ndim < 2 or x.flags.c_contiguous):
             cls = other.__class__
             if cls is float or cls is int:
-                y = dt.type(other)  # as to_array converts it
+                out = QUIET.run(ufunc, x, other)  # Note [floating-point errors]
                 grad = self._requires_grad and GradMode.enabled
             elif isinstance(other, TensorBase) and other._backend is numpy_cpu and (
-                    (y := other._data).dtype is dt and y.shape == x.shape
+                    (y := other._data).dtype is x.dtype and y.shape == x.shape
                     and (x.ndim < 2 or y.flags.c_contiguous)):
+                out = QUIET.run(ufunc, x, y)
                 grad = (self._requires_grad or other._requires_grad) and GradMode.enabled
             else:
                 return run(op, (self, other), floating=floating)
-            token = FP_STATE.set(FP_IGNORE)  # Note [floating-point errors]
-            try:
-                out = ufunc(x, y)
-            finally:
-                FP_STATE.reset(token)
             if out.__class__ is not np.ndarray:  # NumPy gives 0-d results as scalars
                 out = np.asarray(out)
-            result = wrap_result(out, self)
+            elif not out.size:
+                out = empty_strides(out, force=True)
+            result = new_tensor(R.Tensor)  # wrap_result(out, self), inlined
+            result._data = out
+            result._device = self._device
+            result._backend = numpy_cpu
+            if INFERENCE.on:
+                result._inference = True  # Note [inference mode]
             if grad:
                 record(op, (self, other), (result,))
             return result
@@ -228,11 +254,7 @@ def inplace(op, self, args, attrs=None, floating=False, scalars=()):
             isinstance(full[i], R.Tensor) and full[i]._requires_grad for i in op.saves["self"]):
         originals = {"self": self.clone()}
     arrays = [to_array(a, dt, self) for a in full]
-    token = FP_STATE.set(FP_IGNORE)  # Note [floating-point errors]
-    try:
-        out = op.forward(xp, *arrays, **(attrs or {}))
-    finally:
-        FP_STATE.reset(token)
+    out = QUIET.run(op.forward, xp, *arrays, **(attrs or {}))  # Note [floating-point errors]
     vc = self._version_counter()
     before = vc.value
     self._data[...] = out
@@ -553,9 +575,37 @@ def _(ctx, grad):
     return (R.zeros_like(grad),)
 
 
+# Note [float32 transcendentals]
+# torch's float32 exp, log, sin, ... (MKL VML and SLEEF kernels) are nearly always correctly
+# rounded; NumPy's float32 SIMD loops are an ulp off in many elements, and it shows when
+# printing: ``tensor([1., 2.]).exp().log()`` is ``tensor([1., 2.])`` in torch but
+# ``tensor([1.0000, 2.0000])`` through NumPy's float32 loops.  Computing in float64 and
+# rounding once agrees with torch far more often (100k uniform inputs, ``python -m
+# benchmarks.ulps``; elements that differ from torch's):
+#
+#     op        exp    tanh  sigmoid  log1p  expm1   sin    cos    log
+#     float32   39%    33%    28%      8%    12%    16%    19%    4.7%
+#     float64   1.0%   0.2%   4.0%    0.4%   0.15%  4.9%   5.0%   3.3%
+#
+# What remains is torch's own rounding error (MKL's log(2.7182817f) is 1.0; correctly rounded
+# it is 0.99999994, so ``tensor([1., 2.]).exp().log()`` still prints ``1.0000``).  float16
+# goes the same way and then to float16, as torch's half kernels compute in float32 and round
+# that result.  float64 inputs use NumPy's float64 loops as they are.
+
+_NARROW = (np.dtype(np.float32), np.dtype(np.float16))
+
+
+def wide(fn, a):
+    """``fn(a)`` computed in float64 for a float32/float16 ``a``, rounded to float32 and then
+    to ``a``'s dtype (Note [float32 transcendentals])."""
+    if a.dtype in _NARROW:
+        return fn(a.astype(np.float64)).astype(np.float32).astype(a.dtype, copy=False)
+    return fn(a)
+
+
 @declare("exp", "ExpBackward0", saves={"result": (0,)})
 def exp(xp, a):
-    return xp.exp(a)
+    return wide(xp.exp, a)
 
 
 @exp.def_backward
@@ -565,7 +615,7 @@ def _(ctx, grad):
 
 @declare("log", "LogBackward0", saves={"self": (0,)})
 def log(xp, a):
-    return xp.log(a)
+    return wide(xp.log, a)
 
 
 @log.def_backward
@@ -585,7 +635,7 @@ def _(ctx, grad):
 
 @declare("sin", "SinBackward0", saves={"self": (0,)})
 def sin(xp, a):
-    return xp.sin(a)
+    return wide(xp.sin, a)
 
 
 @sin.def_backward
@@ -595,7 +645,7 @@ def _(ctx, grad):
 
 @declare("cos", "CosBackward0", saves={"self": (0,)})
 def cos(xp, a):
-    return xp.cos(a)
+    return wide(xp.cos, a)
 
 
 @cos.def_backward
@@ -605,7 +655,7 @@ def _(ctx, grad):
 
 @declare("tanh", "TanhBackward0", saves={"result": (0,)})
 def tanh(xp, a):
-    return xp.tanh(a)
+    return wide(xp.tanh, a)
 
 
 @tanh.def_backward
@@ -616,17 +666,81 @@ def _(ctx, grad):
 
 @declare("sigmoid", "SigmoidBackward0", saves={"result": (0,)})
 def sigmoid(xp, a):
-    # 1 / (1 + exp(-a)), computed so that large |a| neither overflows nor loses precision
-    if a.dtype == np.float16:  # torch computes half ops in float32, rounding once
-        return sigmoid.forward(xp, a.astype(np.float32)).astype(np.float16)
-    e = xp.exp(-xp.abs(a))
-    return xp.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+    # torch's kernel: 1 / (1 + exp(-a)) in float32 for float32 and float16 (so exp(90.) is inf
+    # and sigmoid(-90.) is 0., not 8e-40), its exp as in Note [float32 transcendentals]
+    if a.dtype in _NARROW:
+        e = wide(xp.exp, -a.astype(np.float32))
+        return (1 / (1 + e)).astype(a.dtype, copy=False)
+    return 1 / (1 + xp.exp(-a))
 
 
 @sigmoid.def_backward
 def _(ctx, grad):
     r = ctx.result
     return (grad * (1 - r) * r,)
+
+
+@declare("rsqrt", "RsqrtBackward0", saves={"result": (0,)})
+def rsqrt(xp, a):
+    x = a.astype(np.float32) if a.dtype == np.float16 else a  # half: in float32, rounded once
+    return (1 / xp.sqrt(x)).astype(a.dtype, copy=False)
+
+
+@rsqrt.def_backward
+def _(ctx, grad):
+    return (-0.5 * grad * ctx.result ** 3,)
+
+
+@declare("log1p", "Log1PBackward0", saves={"self": (0,)})
+def log1p(xp, a):
+    return wide(xp.log1p, a)
+
+
+@log1p.def_backward
+def _(ctx, grad):
+    return (grad / (ctx.self + 1),)
+
+
+@declare("expm1", "Expm1Backward0", saves={"result": (0,)})
+def expm1(xp, a):
+    return wide(xp.expm1, a)
+
+
+@expm1.def_backward
+def _(ctx, grad):
+    return (grad * (ctx.result + 1),)
+
+
+@declare("round", "RoundBackward0")
+def round_(xp, a):
+    return a.copy() if a.dtype.kind in "iu" else xp.rint(a)  # rint: half to even, as torch
+
+
+@declare("round", "RoundBackward1")
+def round_decimals(xp, a, decimals):
+    x = a.astype(np.float32) if a.dtype == np.float16 else a  # torch's kernel: in float32
+    ten = x.dtype.type(10.0 ** abs(decimals))
+    out = xp.rint(x / ten) * ten if decimals < 0 else xp.rint(x * ten) / ten
+    return out.astype(a.dtype, copy=False)
+
+
+@round_.def_backward
+def _(ctx, grad):
+    return (R.zeros_like(grad),)
+
+
+round_decimals.def_backward(round_.backward)
+
+
+def round_tensor(t, decimals=None, in_place=False):
+    """``round()``/``round_()``: half to even; ``decimals=`` (even 0) is torch's other overload
+    (RoundBackward1), which integer tensors refuse."""
+    kind = t._data.dtype.kind
+    if kind == "b" or (kind in "iu" and decimals is not None):
+        kernel = "round_cpu" if decimals else "round_vml_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{t.dtype.scalar_name}\'')
+    op, attrs = (round_, None) if decimals is None else (round_decimals, {"decimals": decimals})
+    return inplace(op, t, (), attrs) if in_place else run(op, (t,), attrs)
 
 
 @declare("relu", "ReluBackward0", saves={"result": (0,)})

@@ -11,7 +11,7 @@ from .._dtypes import _BY_NP, get_default_dtype, int64
 from ..autograd.grad_mode import GradMode
 from . import _registry as R
 from ._registry import declare, needs_grad
-from .creation import check_requires_grad, full, new_tensor
+from .creation import check_requires_grad, full, full_like, new_tensor
 from .pointwise import check_inplace, check_no_internal_overlap, rebase_history
 
 __all__ = ["Generator", "manual_seed", "uniform_", "normal_", "rand", "randn", "randint",
@@ -160,9 +160,14 @@ def bernoulli(probs, generator=None):
 
 
 def _factory(size, dtype, device, requires_grad, fill):
+    """A fresh tensor filled by ``fill``; ``size`` may be a tensor to lay the result out like
+    (the ``*_like`` factories: Note [preserve_format], values written in memory order)."""
     dtype = dtype or get_default_dtype()
     check_requires_grad(dtype, requires_grad)
-    t = full(size, 0, dtype, device)
+    if isinstance(size, R.Tensor):
+        t = full_like(size, 0, dtype, device)
+    else:
+        t = full(size, 0, dtype, device)
     prev = GradMode.enabled
     GradMode.enabled = False
     try:

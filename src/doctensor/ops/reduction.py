@@ -155,7 +155,12 @@ def sum_to_size(t, shape):
     lead = t._data.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(
         lead + i for i, s in enumerate(shape) if s == 1 and t._data.shape[lead + i] != 1)
-    out = reduce("sum", t, dims, keepdim=True, dtype=_BY_NP[t._data.dtype]) if dims else t
+    if dims and not needs_grad((t,)):  # no history to record (backward without create_graph)
+        xp = t._backend.xp
+        out = sum_dim.forward(xp, t._data, dims=dims, keepdim=True, dtype=t._data.dtype)
+        out = wrap_result(contiguous_result(out, xp), t)
+    else:
+        out = reduce("sum", t, dims, keepdim=True, dtype=_BY_NP[t._data.dtype]) if dims else t
     if lead:
         out = out.view(shape)
     return out
@@ -354,3 +359,76 @@ def all_any(name, t, dim=None, keepdim=False):
     dt = np.uint8 if t._data.dtype == np.uint8 else np.bool_
     return wrap_result(contiguous_result(out.astype(dt, copy=False), xp), t)
 
+
+
+# -- norm -------------------------------------------------------------------------------------
+
+@declare("linalg_vector_norm", "LinalgVectorNormBackward0", saves={"self": (0,), "result": (0,)})
+def vector_norm(xp, a, ord, dims, keepdim):
+    # float16 in float32, as torch accumulates (its order of summation is not reproduced)
+    x = xp.abs(a.astype(_acc(a.dtype), copy=False))
+    if ord == 2:
+        out = xp.sqrt(xp.sum(x * x, axis=dims, keepdims=keepdim))
+    elif ord == 1:
+        out = xp.sum(x, axis=dims, keepdims=keepdim)
+    elif ord == float("inf"):
+        out = xp.max(x, axis=dims, keepdims=keepdim)
+    elif ord == float("-inf"):
+        out = xp.min(x, axis=dims, keepdims=keepdim)
+    elif ord == 0:
+        out = xp.sum(x != 0, axis=dims, keepdims=keepdim, dtype=x.dtype)
+    else:
+        out = xp.sum(x ** ord, axis=dims, keepdims=keepdim) ** (1 / ord)
+    return xp.asarray(out).astype(a.dtype)
+
+
+@vector_norm.def_backward
+def _(ctx, grad):
+    # torch's norm_backward (FunctionsManual.cpp), formula for formula
+    x, norm, p, dims = ctx.self, ctx.result, ctx.ord, ctx.dims
+    if not ctx.keepdim and x.dim() and dims is not None:
+        for d in dims:
+            grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
+    if p == 0:
+        return (None,)
+    if p == 1:
+        return (x.sign() * grad,)
+    if p == 2:
+        return (grad * (x / norm).masked_fill(norm == 0, 0),)
+    if p in (float("inf"), float("-inf")):
+        ax = x.abs()
+        mask = (ax == norm) | (ax != ax)  # the elements that are the norm, or NaN
+        count = mask.sum(dims if dims is not None else tuple(range(x.dim())), keepdim=True)
+        return (x.sign() * ((grad / count) * mask),)
+    if p < 1:
+        scaled = x.sign() * (x.abs() ** (p - 1)).masked_fill(x == 0, 0)
+        return (scaled * grad * norm ** (1 - p),)
+    scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
+    return (scaled * (grad / norm ** (p - 1)).masked_fill(norm == 0, 0),)
+
+
+def norm(t, p="fro", dim=None, keepdim=False, dtype=None):
+    """``torch.norm``: the vector ``p``-norm over ``dim`` (all elements by default); 'fro' is
+    p=2.  torch 2.13 computes it as ``linalg.vector_norm`` (LinalgVectorNormBackward0)."""
+    if isinstance(p, str):
+        if p == "nuc":
+            raise NotImplementedError("doctensor: norm(p='nuc') (the nuclear norm) is not "
+                                      "implemented")
+        if p != "fro":
+            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+        p = 2
+    src = _BY_NP[t._data.dtype]
+    if not src.is_floating_point:
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {src.scalar_name}")
+    if dtype is not None:
+        t = t.to(dtype)
+    dims = None if dim is None or t._data.ndim == 0 else normalize_dims(dim, t._data.ndim)
+    p = float(p)
+    empty = [d for d in dims or () if t._data.shape[d] == 0]
+    if (p < 0 or p == float("inf")) and (empty if dims else t._data.size == 0):
+        where = f"the dimension {empty[0]}" if dims else "an empty tensor "  # sic: no space
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on {where}because "
+                           f"{'this dimension is empty and ' if dims else ''}the operation does "
+                           "not have an identity")
+    return _run(vector_norm, t, {"ord": p, "dims": dims, "keepdim": keepdim})

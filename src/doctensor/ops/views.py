@@ -6,11 +6,13 @@ counter and ``_base`` with its input.  Backward formulas are themselves views/re
 ``embed`` (the view's gradient written into zeros of the input's shape).
 """
 
+import gc
 import math
+import numbers
 import weakref
 
 from .. import _strides as S
-from .._tensor_base import INFERENCE, alias
+from .._tensor_base import INFERENCE, TensorBase, alias
 from ..autograd import graph
 from ..autograd.grad_mode import GradMode
 from . import _registry as R
@@ -148,26 +150,79 @@ def restride_(t, op, attrs):
     return t
 
 
-def resize_(t, size):
-    """``resize_``: a new contiguous geometry over the same storage, grown if it must be.
+# Note [resize_ grows the storage]
+# A resize_ that needs more elements than the storage holds grows the *storage*, as torch's
+# resize_bytes does: a larger buffer holding the old bytes replaces the old one, and every
+# tensor over that storage (the tensor, its views, its detach() and .data) reads and writes
+# the new buffer from now on, each at its old offset and strides:
+#
+#     a = zeros(2); v = a.view(2)       a, v ──> storage [0 0]                 (8 bytes)
+#     a.resize_(4)                      a (4), v (2) ──> storage [0 0 . .]   (16 bytes)
+#
+# A tensor keeps its window as an array over the buffer, so each alias's window is rebuilt.
+# The storage keeps no list of its tensors (every view and detach() would pay to register
+# one); growing is rare, so resize_ asks the garbage collector which tensors refer to it.
+# Shrinking never frees memory, and a storage whose memory NumPy shares (from_numpy(),
+# numpy()) cannot grow.
 
-    Note: when the storage grows, torch moves every tensor sharing it to the new memory;
-    here only ``t`` moves (its old aliases keep the old buffer).
-    """
+def resize_(t, size):
+    """``resize_``: a contiguous geometry over the same storage, grown if it must be
+    (``Note [resize_ grows the storage]``); the same size changes nothing, not even the strides."""
     if t._requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
     size = tuple(size)
-    numel = math.prod(size)
+    for i, n in enumerate(size):
+        if not isinstance(n, numbers.Integral):
+            kind = type(n).__name__
+            if len(size) == 1:
+                raise TypeError(f"resize_(): argument 'size' (position 1) must be tuple of "
+                                f"ints, not {kind}")
+            raise TypeError(f"resize_(): argument 'size' failed to unpack the object at pos "
+                            f"{i + 1} with error \"type must be tuple of ints,but got {kind}\"")
+    if any(n < 0 for n in size):
+        raise RuntimeError("numel: integer multiplication overflow")
+    if size == t._data.shape:
+        return t
     offset = t.storage_offset()
     storage = t.untyped_storage()
-    buf = storage.buffer
-    if offset + numel > buf.size:
-        grown = t._backend.xp.zeros(offset + numel, dtype=buf.dtype)
-        grown[:buf.size] = buf
-        storage._buffer = buf = grown
-    t._data = t._backend.as_strided(buf, size, S.contiguous_strides(size), offset)
+    if offset + math.prod(size) > storage.buffer.size:
+        _grow(storage, offset + math.prod(size))
+    t._data = _window(storage.buffer, t, size, S.contiguous_strides(size), offset)
     t._bump_version()
     return t
+
+
+def _grow(storage, numel):
+    if not storage.resizable:
+        raise RuntimeError("Trying to resize storage that is not resizable")
+    old = storage.buffer
+    aliases = [(a, a._data.shape, a.stride(), a.storage_offset()) for a in _tensors_over(storage)]
+    grown = storage.backend.xp.zeros(numel, dtype=old.dtype)
+    grown[:old.size] = old
+    storage._buffer = grown
+    for a, shape, strides, offset in aliases:
+        a._data = _window(grown, a, shape, strides, offset)
+
+
+def _window(buf, t, shape, strides, offset):
+    """``t``'s array over ``buf`` with this geometry (in ``t``'s dtype)."""
+    if buf.dtype != t._data.dtype:
+        buf = buf.view(t._data.dtype)  # a dtype view (same element size)
+    if 0 in shape and offset > buf.size:
+        offset = 0  # an empty window reads nothing; NumPy refuses an offset past the buffer
+    return t._backend.as_strided(buf, tuple(shape), tuple(strides), offset)
+
+
+def _tensors_over(storage):
+    """The live tensors whose storage is ``storage``."""
+    found = {}
+    for ref in gc.get_referrers(storage):
+        # a tensor refers to its storage itself, or through its __dict__ once Python made one
+        owners = gc.get_referrers(ref) if isinstance(ref, dict) else (ref,)
+        for o in owners:
+            if isinstance(o, TensorBase) and o._storage is storage:
+                found[id(o)] = o
+    return list(found.values())
 
 
 @view_op("t", "TBackward0")

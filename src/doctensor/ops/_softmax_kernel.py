@@ -1,0 +1,269 @@
+"""softmax and log_softmax as torch's CPU kernel computes them: float32 bit for bit.
+
+See Note [softmax kernel].  ``nn_ops.softmax_op`` sends float32 and float64 arrays here; the
+emulation is NumPy throughout, with exact float32 fused multiply-adds (``fma32``).
+"""
+
+import functools
+import glob
+import os
+
+import numpy as np
+
+from .._random_math import fma32
+
+__all__ = ["softmax_cpu"]
+
+# Note [softmax kernel]
+# torch's CPU softmax (aten/src/ATen/native/cpu/SoftMaxKernel.cpp, AVX512 build: vectors of
+# 16 floats) makes the same three passes as the textbook formula, but its exp and its sums
+# are its own, and F.softmax(x, 1).sum(1) prints 1. or 1.0000 depending on the last bit:
+#
+#   dim is the last one (rows of n contiguous floats, `_vec_softmax_lastdim`):
+#     m = max(row);  e = exp(x - m) with Sleef_expf16_u10;  s = sum(e) by vec::reduce_all;
+#     softmax     = e * (1 / s)
+#     log_softmax = (x - m) - log(s), log by Sleef_logf16_u10
+#   vec::reduce_all(+) sums a row of n >= 16 in 16 lanes and then folds the lanes in a tree,
+#   and a shorter row left to right:
+#
+#       lane j: x[j] + x[j+16] + x[j+32] + ...     (left to right, one column of 16)
+#       fold:   lanes j + j^8, then + j^4, + j^2, + j^1  ->  lane 0
+#
+#   dim is not the last one (columns of `inner` independent sums, `_vec_softmax`):
+#     sums go down the dim, left to right; softmax divides, e / s, and log_softmax is as
+#     above.  Blocks of 16 adjacent columns take Sleef's exp, and leftover columns glibc's
+#     scalar expf (std::exp).  Which columns are leftovers: for softmax, those past the last
+#     whole 16 of each row of `inner` and of each thread's share of outer * inner (at::
+#     parallel_for with grain 0 splits it evenly over all of torch's threads); for
+#     log_softmax, past the last whole 16 of each chunk of min(inner, 32768 // dim_size
+#     rounded down to 16) columns.
+#
+# Sleef's expf rounds q = rint(x / ln 2), then reduces s = x - q ln 2 (ln 2 in two parts) and
+# evaluates 1 + s + s^2 P(s) with fused multiply-adds; it is within one ulp but differs from
+# the correctly rounded exp in about 9% of results, so nothing short of its own steps
+# matches.  glibc's expf works in double and is correctly rounded but for about one result
+# in 1500; doing its steps in double is exact too (fused or not, its double result moves by
+# far less than the final rounding to float32 can see, but in ~1e-8 of cases).  (The
+# polynomial exp_u20 of vec512_float.h is not used by torch 2.13's float32 softmax.)
+#
+# float64 takes the same passes with 8 lanes, folded left to right (no shuffle tree for
+# double); NumPy's exp and log stand in for Sleef's double ones, so a few results in a
+# hundred differ in the last bit.
+
+_F = np.float32
+_TAIL, _HALFWAY = np.uint64(2**29 - 1), np.uint64(2**28)
+
+
+def _fma(a, b, c):
+    """float32 ``a*b + c`` rounded once: through double, whose one rounding is harmless unless
+    it lands halfway between two floats or below float32's normal range; then ``fma32``."""
+    s = np.multiply(a, b, dtype=np.float64)
+    s += c
+    r = s.astype(np.float32)
+    odd = (s.view(np.uint64) & _TAIL) == _HALFWAY
+    if odd.any() or ((np.abs(s) < 2.0**-126) & (s != 0)).any():
+        return fma32(*np.broadcast_arrays(a, b, c))
+    return r
+
+
+def _bits(u):
+    return np.array(u, np.uint32).view(np.float32)[()]
+
+
+# -- Sleef_expf16_u10 (sleefsimdsp.c, xexpf) -------------------------------------------------
+
+_R_LN2 = _F(1.442695040888963407359924681001892137426645954152985934135449406931)
+_L2U, _L2L = _F(0.693145751953125), _F(1.428606765330187045e-06)  # L2U * q is exact
+_EXP_P = tuple(map(_F, (0.000198527617612853646278381, 0.00139304355252534151077271,
+                        0.00833336077630519866943359, 0.0416664853692054748535156,
+                        0.166666671633720397949219, 0.5)))
+
+
+def _pow2i(q):
+    return ((q + 127).astype(np.uint32) << 23).view(np.float32)
+
+
+def sleef_expf(d):
+    """Sleef's expf (1.0 ulp), step by step on a float32 array."""
+    with np.errstate(all="ignore"):
+        q = np.rint(d * _R_LN2).astype(np.int32)  # NaN gives INT_MIN, as cvtps does
+        qf = q.astype(np.float32)
+        s = _fma(qf, -_L2L, d - qf * _L2U)
+        u = np.full_like(s, _EXP_P[0])
+        for c in _EXP_P[1:]:
+            u = _fma(u, s, c)
+        u = _F(1) + _fma(s * s, u, s)
+        half = q >> 1
+        u = u * _pow2i(half) * _pow2i(q - half)  # ldexp in two steps
+        u[d < -104] = 0
+        u[d > 100] = np.inf
+    return u
+
+
+# -- Sleef_logf16_u10 (sleefsimdsp.c, xlogf_u1, AVX512 branch; df.h with FMA) ----------------
+
+_LN2_HI, _LN2_LO = _F(0.69314718246459960938), _F(-1.904654323148236017e-09)
+_LOG_T = tuple(map(_F, (0.3027294874, 0.3996108174, 0.6666694880)))
+
+
+def _two_sum(x, y):
+    """dfadd2: s + t == x + y exactly."""
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def sleef_logf(d):
+    """Sleef's logf (1.0 ulp) in double-float arithmetic, on a float32 array."""
+    with np.errstate(all="ignore"):
+        e = np.frexp(d * _F(1 / 0.75))[1].astype(np.float32) - 1  # vgetexp
+        e[np.isinf(d * _F(1 / 0.75))] = 128
+        mant = np.frexp(d)[0]  # vgetmant to [0.75, 1.5)
+        m = np.where(mant >= 0.75, mant, mant * 2).astype(np.float32)
+        sx = _LN2_HI * e  # dfmul((LN2_HI, LN2_LO), e)
+        sy = _fma(_LN2_LO, e, _fma(_LN2_HI, e, -sx))
+        nx, ny = _two_sum(_F(-1), m)  # x = dfdiv(m - 1, m + 1)
+        dx, dy = _two_sum(_F(1), m)
+        t = _F(1) / dx
+        xx = nx * t
+        u = _fma(t, nx, -xx)
+        v = _fma(-dy, t, _fma(-dx, t, _F(1)))
+        xy = _fma(xx, v, _fma(ny, t, u))
+        x2 = xx * xx
+        t = _fma(_fma(np.full_like(x2, _LOG_T[0]), x2, _LOG_T[1]), x2, _LOG_T[2])
+        s = sx + xx * 2  # dfadd(s, dfscale(x, 2))
+        sy = (((sx - s) + xx * 2) + sy) + xy * 2
+        sx, y = s, x2 * xx * t  # dfadd(s, x2 * x * t)
+        s = sx + y
+        sy = ((sx - s) + y) + sy
+        r = s + sy
+    r = np.where(d == np.inf, np.inf, r)
+    r = np.where(d == 0, -np.inf, r)
+    return np.where(np.isnan(d) | (d < 0), np.nan, r)
+
+
+# -- glibc's scalar expf (sysdeps/ieee754/flt-32/e_expf.c) -------------------------------------
+
+_EXP2F_TAB = np.array([
+    0x3ff0000000000000, 0x3fefd9b0d3158574, 0x3fefb5586cf9890f, 0x3fef9301d0125b51,
+    0x3fef72b83c7d517b, 0x3fef54873168b9aa, 0x3fef387a6e756238, 0x3fef1e9df51fdee1,
+    0x3fef06fe0a31b715, 0x3feef1a7373aa9cb, 0x3feedea64c123422, 0x3feece086061892d,
+    0x3feebfdad5362a27, 0x3feeb42b569d4f82, 0x3feeab07dd485429, 0x3feea47eb03a5585,
+    0x3feea09e667f3bcd, 0x3fee9f75e8ec5f74, 0x3feea11473eb0187, 0x3feea589994cce13,
+    0x3feeace5422aa0db, 0x3feeb737b0cdc5e5, 0x3feec49182a3f090, 0x3feed503b23e255d,
+    0x3feee89f995ad3ad, 0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069,
+    0x3fef5818dcfba487, 0x3fef7c97337b9b5f, 0x3fefa4afa2a490da, 0x3fefd0765b6e4540,
+], np.uint64)  # 2**(i/32) as bits, less i << 47
+_INV_LN2_N = float.fromhex("0x1.71547652b82fep+0") * 32
+_EXPF_C = (float.fromhex("0x1.c6af84b912394p-5") / 32**3,
+           float.fromhex("0x1.ebfce50fac4f3p-3") / 32**2,
+           float.fromhex("0x1.62e42ff0c52d6p-1") / 32)
+
+
+def glibc_expf(x):
+    """glibc's expf on a float32 array (the result of its double steps, rounded once)."""
+    with np.errstate(all="ignore"):
+        z = _INV_LN2_N * x.astype(np.float64)
+        kd = np.rint(z)
+        r = z - kd
+        ki = np.nan_to_num(kd).astype(np.int64).view(np.uint64)
+        s = (_EXP2F_TAB[ki % np.uint64(32)] + (ki << np.uint64(47))).view(np.float64)
+        y = (_EXPF_C[0] * r + _EXPF_C[1]) * (r * r) + (_EXPF_C[2] * r + 1)
+        out = (y * s).astype(np.float32)
+    out[x > _F(float.fromhex("0x1.62e42ep6"))] = np.inf  # x > log(2**128)
+    out[x < _F(float.fromhex("-0x1.9fe368p6"))] = 0  # x < log(2**-150)
+    return np.where(np.isnan(x), x, out)
+
+
+# -- the kernel --------------------------------------------------------------------------------
+
+
+def _row_sum(e):
+    """vec::reduce_all(+) over the last axis (see Note [softmax kernel])."""
+    lanes = 64 // e.itemsize
+    n = e.shape[-1]
+    if n < lanes:
+        return _sum_left_to_right(e, -1)
+    whole = n - n % lanes
+    acc = e[..., :lanes].copy()
+    for d in range(lanes, whole, lanes):
+        acc += e[..., d:d + lanes]
+    acc[..., :n - whole] += e[..., whole:]
+    if e.dtype != np.float32:  # only float has a shuffle tree (VecReduceAllSIMD)
+        return _sum_left_to_right(acc, -1)
+    for w in (8, 4, 2, 1):
+        acc = acc[..., :w] + acc[..., w:2 * w]
+    return acc[..., 0]
+
+
+def _sum_left_to_right(e, axis):
+    e = np.moveaxis(e, axis, 0)
+    acc = e[0].copy()
+    for row in e[1:]:
+        acc += row
+    return acc
+
+
+@functools.cache
+def _num_threads():
+    """torch's default intra-op thread count: OMP_NUM_THREADS or MKL_NUM_THREADS, else the
+    machine's physical cores (c10's defaultNumThreads, through cpuinfo)."""
+    for name in ("MKL_NUM_THREADS", "OMP_NUM_THREADS"):
+        value = os.environ.get(name, "")
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+    cores = set()
+    for topology in glob.glob("/sys/devices/system/cpu/cpu[0-9]*/topology"):
+        try:
+            with open(f"{topology}/physical_package_id") as f1, open(f"{topology}/core_id") as f2:
+                cores.add((f1.read(), f2.read()))
+        except OSError:
+            pass
+    return len(cores) or os.cpu_count() or 1
+
+
+def _scalar_columns(outer, n, inner, log):
+    """(outer, 1, inner) mask of the columns `_vec_softmax` / `_vec_logsoftmax` leave to
+    the scalar loop (see Note [softmax kernel])."""
+    col = np.arange(inner)
+    if log:
+        chunk = min(max(32768 // n // 16 * 16, 16), inner)
+        size = np.minimum(chunk, inner - col // chunk * chunk)
+        scalar = col % chunk >= size - size % 16
+        return np.broadcast_to(scalar, (outer, 1, inner))
+    total = outer * inner
+    share = -(-total // _num_threads())  # at::parallel_for with grain 0
+    idx = np.arange(total)
+    end = np.minimum((idx // share + 1) * share, (idx // inner + 1) * inner)
+    start = np.maximum(idx // share * share, idx // inner * inner)
+    block_end = start + (idx - start) // 16 * 16 + 16
+    return (block_end > end).reshape(outer, 1, inner)
+
+
+def softmax_cpu(a, dim, log):
+    """softmax (or log_softmax) of a float32 or float64 array along ``dim``, as torch's CPU
+    kernel computes it (float64 with NumPy's exp and log standing in for Sleef's)."""
+    if a.size == 0:
+        return a.copy()
+    single = a.dtype == np.float32
+    exp, ln = (sleef_expf, sleef_logf) if single else (np.exp, np.log)
+    shape, n = a.shape, a.shape[dim]
+    if dim == a.ndim - 1:
+        x = a.reshape(-1, n)
+        with np.errstate(all="ignore"):
+            shifted = x - x.max(axis=1, keepdims=True)
+            e = exp(shifted)
+            s = _row_sum(e)[:, None]
+            out = shifted - ln(s) if log else e * (a.dtype.type(1) / s)
+        return out.reshape(shape)
+    x = a.reshape(-1, n, int(np.prod(shape[dim + 1:])))
+    with np.errstate(all="ignore"):
+        shifted = x - x.max(axis=1, keepdims=True)
+        e = exp(shifted)
+        if single:
+            scalar = _scalar_columns(*x.shape, log)
+            if scalar.any():
+                e = np.where(scalar, glibc_expf(shifted), e)
+        s = _sum_left_to_right(e, 1)[:, None]
+        out = shifted - ln(s) if log else e / s
+    return out.reshape(shape)

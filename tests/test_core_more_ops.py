@@ -1,0 +1,165 @@
+"""round, rsqrt, log1p, expm1, sort, topk, repeat, norm, masked_fill and ``Tensor.type`` beyond
+the op table (tests/test_core_ops.py): named tuples, ties and NaN in sorting, half-to-even,
+gradients at a zero norm; and Note [float32 transcendentals]: how often float32 exp & co. give
+torch's bits.
+"""
+
+import numpy as np
+import pytest
+import torch
+from _oracle import same_outcome
+
+import doctensor
+
+# -- Note [float32 transcendentals] --------------------------------------------------------------
+
+# (op, low, high, most elements allowed to differ from torch's).  NumPy's float32 loops differed
+# in exp 39%, tanh 33%, sigmoid 28%, cos 19%, sin 16%, expm1 12%, log1p 8%, log 4.7%; through
+# float64 it is exp 1.0%, tanh 0.2%, sigmoid 4.0%, cos 5.0%, sin 4.9%, expm1 0.15%, log1p 0.4%,
+# log 3.3% (python -m benchmarks.ulps).  The bounds leave room for another CPU's torch kernels.
+RATES = [("exp", -10, 10, 0.05), ("tanh", -5, 5, 0.05), ("sigmoid", -10, 10, 0.10),
+         ("cos", -10, 10, 0.10), ("sin", -10, 10, 0.10), ("expm1", -3, 3, 0.03),
+         ("log1p", 0, 10, 0.03), ("log", 1e-3, 100, 0.04)]
+
+
+@pytest.mark.parametrize("name,low,high,bound", RATES, ids=[r[0] for r in RATES])
+def test_float32_transcendentals_mostly_match_torch_bits(name, low, high, bound):
+    x = np.random.default_rng(1234).uniform(low, high, 20_000).astype(np.float32)
+    ours = getattr(doctensor, name)(doctensor.from_numpy(x)).numpy()
+    theirs = getattr(torch, name)(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(ours, theirs, rtol=3e-7, atol=0)  # within an ulp or two
+    rate = float(np.mean(ours != theirs))
+    assert rate <= bound, f"{name}: {rate:.2%} of elements differ from torch's (bound {bound:.0%})"
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_transcendentals_print_like_torch(dtype):
+    def scenario(T):
+        dt = getattr(T, dtype)
+        x = T.tensor([1.0, 2.0, 3.0], dtype=dt)
+        return [repr(x.exp()), repr(T.tensor([-90.0, -20.0, 0.0, 20.0], dtype=dt).sigmoid()),
+                repr(x.tanh().exp()), repr(T.tensor([0.5, 1.5], dtype=dt).expm1().log1p()),
+                repr(T.tensor([-3.0, -2.0, 0.5, 2.0, 3.0], dtype=dt).exp().log())]
+
+    same_outcome(scenario)
+
+
+@pytest.mark.parametrize("dtype", [
+    "float16", "float64",
+    pytest.param("float32", marks=pytest.mark.xfail(strict=True, reason=(
+        "exp(1.) is torch's bits now, but torch's (MKL's) float32 log(2.7182817) is 1.0 where "
+        "the correctly rounded value, which doctensor gives, is 0.99999994")))])
+def test_exp_log_of_one_two_prints_like_torch(dtype):
+    def scenario(T):
+        return repr(T.tensor([1.0, 2.0], dtype=getattr(T, dtype)).exp().log())
+
+    same_outcome(scenario)
+
+
+# -- the new ops ---------------------------------------------------------------------------------
+
+def test_named_tuples_print_and_unpack_like_torch():
+    def scenario(T):
+        x = T.tensor([[3.0, 1.0, 2.0], [0.5, -1.0, 4.0]], requires_grad=True)
+        s, k = x.sort(), T.topk(x, 2)
+        values, indices = s
+        return [repr(s), repr(k), type(s).__name__, type(k).__module__, s.values is values,
+                s[1] is indices, repr(T.sort(T.tensor(3.0)))]
+
+    same_outcome(scenario)
+
+
+def test_sort_is_stable_and_puts_nan_on_top():
+    def scenario(T):
+        x = T.tensor([1.0, float("nan"), 3.0, 2.0, 3.0, 1.0, -0.0, 0.0])
+        ints = T.tensor([[1, 3, 3, 2, 3, 1], [0, 0, 1, 1, 0, 0]])
+        return [x.sort(), x.sort(descending=True), T.argsort(x), ints.sort(), ints.sort(-1, True),
+                ints.sort(dim=0, descending=True, stable=True), x.topk(1),
+                T.tensor([True, False, True]).sort()]
+
+    same_outcome(scenario)
+
+
+def test_round_half_to_even_and_decimals():
+    def scenario(T):
+        x = T.tensor([0.5, 1.5, 2.5, -0.5, -2.5, 1.25, 1.35, 2.675, -12.5, 1e10 + 0.5],
+                     dtype=T.float64)
+        return [x.round(), x.round(decimals=1), x.round(decimals=2), T.round(x, decimals=-1),
+                x.float().round(decimals=1), x.half().round(), T.tensor([7, -3]).round()]
+
+    same_outcome(scenario)
+
+
+@pytest.mark.parametrize("p", [2, 1, 3, 1.5, 0.5, 0, float("inf"), "fro"])
+def test_norm_gradient_at_zero_and_double_backward(p):
+    def scenario(T):
+        z = T.zeros(3, requires_grad=True)
+        z.norm(p).backward()
+        x = T.tensor([[3.0, -4.0, 0.0], [1.0, 2.0, -2.0]], dtype=T.float64, requires_grad=True)
+        n = x.norm(p, dim=1)
+        (g,) = T.autograd.grad(n.sum(), x, create_graph=True)
+        out = [z.grad, n, g]
+        if p in (2, 3, 1.5, "fro"):  # (elsewhere torch's second derivative is a ZeroTensor)
+            (gg,) = T.autograd.grad(g.pow(2).sum(), x)
+            out.append(gg)
+        return out
+
+    same_outcome(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_norm_refusals():
+    def scenario(T):
+        out = []
+        for fn in (lambda: T.tensor([1, 2]).norm(), lambda: T.zeros(0).norm(float("inf")),
+                   lambda: T.zeros(2, 0).norm(float("inf"), dim=1),
+                   lambda: T.zeros(2, 0).norm(float("inf"), dim=0),
+                   lambda: T.ones(2).norm(p="foo"), lambda: T.ones(2, 2).norm(dim=(0, 0))):
+            try:
+                out.append(fn())
+            except (RuntimeError, IndexError) as e:
+                out.append(f"{type(e).__name__}: {e}")
+        return out
+
+    same_outcome(scenario)
+
+
+def test_masked_fill_history_and_saved_mask():
+    def scenario(T):
+        x = T.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        v = T.tensor(0.25, requires_grad=True)
+        mask = x > 0
+        y = x.masked_fill(mask, v) * 2
+        y.sum().backward()
+        y2 = x.masked_fill(mask, 0.0)
+        saved = y2.grad_fn._saved_mask
+        try:
+            x.masked_fill_(mask, 1.0)
+        except RuntimeError as e:
+            err = str(e)
+        z = x * 1
+        z.masked_fill_(~mask, -1.0)
+        z.backward(T.ones(3))
+        return [x.grad, v.grad, saved, saved._version, err, repr(y), repr(z), x.grad]
+
+    same_outcome(scenario)
+
+
+def test_repeat_backward_sums_the_copies():
+    def scenario(T):
+        x = T.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+        y = x.repeat(2, 2, 1)
+        y.backward(T.arange(24.0).reshape(2, 2, 3))
+        return [y, x.grad, T.tensor(5.0).repeat(2, 3), x.detach().repeat(0, 1)]
+
+    same_outcome(scenario)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int8", "int16", "int32",
+                                   "int64", "uint8", "bool"])
+def test_type_names_and_conversions(dtype):
+    def scenario(T):
+        x = T.ones(2, dtype=getattr(T, dtype))
+        name = x.type()
+        return [name, x.type(name) is x, x.type("torch.DoubleTensor"), x.type(T.int32)]
+
+    same_outcome(scenario)
