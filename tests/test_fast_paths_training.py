@@ -73,6 +73,39 @@ def test_bracketed_fma32_layouts():
         assert got.tobytes() == rm._fma32_exact(a, np.float32(-0.37), cc, a.shape).tobytes()
 
 
+@pytest.mark.parametrize("threads", [1, 4])
+def test_bracketed_fma32_into_c_and_on_threads(threads, monkeypatch):
+    monkeypatch.setattr(rm, "_THREADS", threads)  # Note [worker threads]: no effect on bits
+    rng = np.random.default_rng(threads)
+    for kind in ("sgd", "boundary", "special"):
+        a, b, c = _inputs(kind, rng, n=300_000)
+        a, c = a.reshape(600, 500), c.reshape(600, 500)
+        with np.errstate(all="ignore"):
+            want = rm._fma32_exact(a, b, c, a.shape).tobytes()
+            assert rm.fma32(a, b, c).tobytes() == want
+            out = c.copy()
+            assert rm.fma32(a, b, out, out=out) is out and out.tobytes() == want
+
+
+@pytest.mark.parametrize("case", ["alias", "view", "strided"])
+def test_add_scaled_in_place_matches_torch(case):
+    rng = np.random.default_rng(5)
+    w0 = rng.standard_normal((400, 300), np.float32)
+    g0 = rng.standard_normal((400, 300), np.float32) * 1e-3
+
+    def run(lib):
+        w, g = lib.tensor(w0), lib.tensor(g0)
+        if case == "alias":  # the other operand is self
+            w.add_(w, alpha=-0.01)
+        elif case == "view":  # two halves of one buffer
+            w[:200].add_(w[200:], alpha=0.37)
+        else:  # a non-contiguous self
+            w.t().add_(g.t(), alpha=-0.01)
+        return w
+
+    np.testing.assert_array_equal(_bits(run(doctensor)), _bits(run(torch)))
+
+
 def test_sgd_steps_match_torch_bit_for_bit():
     rng = np.random.default_rng(0)  # the same gradients for both (BLAS results differ a bit)
     w0 = rng.standard_normal((512, 300), np.float32) * 0.05

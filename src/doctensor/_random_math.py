@@ -11,6 +11,7 @@ Three kinds of helpers live here, all pure NumPy (layer 3, beside ``random.py``)
   element-wise (NumPy's own ``np.log`` and ``np.log1p`` differ from glibc in the last bit).
 """
 
+import concurrent.futures
 import math
 import os
 import threading
@@ -60,15 +61,33 @@ def _round_to_odd(s, err):
     return np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
 
 
-def fma32(a, b, c):
+def fma32(a, b, c, out=None):
     """float32 ``a*b + c`` with one rounding; arguments (float32 values) broadcast like NumPy's
     (1-d or more).  A large array times one number goes mostly in float32 (see Note
     [bracketed fma32]); the rest through float64 (see Note [fused multiply-add]).
+
+    ``out``, a float32 array of the result's shape, receives the result (and is returned); it
+    may be ``c`` itself (an in-place ``c += a * b``), but must not overlap ``a``.
     """
-    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
-    if _bracketable(a, b, c, shape):
-        return _fma32_bracketed(a, b, c)
-    return _fma32_exact(a, b, c, shape)
+    shape, sb, sc = np.shape(a), np.shape(b), np.shape(c)
+    if sb not in ((), shape) or sc not in ((), shape):
+        shape = np.broadcast_shapes(shape, sb, sc)
+    if _bracketable(a, b, c, shape) and (out is None or _writable_into(out, a, c)):
+        return _fma32_bracketed(a, b, c, out)
+    result = _fma32_exact(a, b, c, shape)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def _writable_into(out, a, c):
+    """``out`` can take the bracketed fma32 directly: C-contiguous, clear of ``a``, and
+    either clear of ``c`` or ``c`` itself (read block by block just before it is written)."""
+    if not out.flags.c_contiguous or np.may_share_memory(out, a):
+        return False
+    return not (np.ndim(c) and np.may_share_memory(out, c)) or (
+        c.ctypes.data == out.ctypes.data and c.strides == out.strides)
 
 
 def _fma32_exact(a, b, c, shape):
@@ -78,6 +97,12 @@ def _fma32_exact(a, b, c, shape):
     the size of the whole array are fresh pages each call, and their page faults cost more
     than the arithmetic (5x on the 512x784 weight of an SGD step).
     """
+    if math.prod(shape) <= _SMALL:  # the common case, in as few NumPy calls as may be
+        s = np.add(np.multiply(a, b, dtype=np.float64), c)
+        out = s.astype(np.float32)
+        if ((s.view(np.uint64) & _F32_TAIL) != _F32_HALFWAY).all() and (
+                np.abs(out) > _F32_MIN_NORMAL).all():
+            return out
     out = np.empty(shape, np.float32)
     size = out.size
     if size <= _BLOCK:
@@ -92,6 +117,7 @@ def _fma32_exact(a, b, c, shape):
 
 
 _BLOCK = 1 << 17  # elements
+_SMALL = 1 << 12  # elements: below this, temporaries cost less than scratch buffers
 
 # Note [bracketed fma32]
 # When b is one float32 number (the alpha of add_, the range of uniform_) and the arrays are
@@ -117,6 +143,7 @@ _BLOCK = 1 << 17  # elements
 
 _BRACKET_MIN = 1 << 15  # elements: below this, the exact algorithm is faster
 _BRACKET_BLOCK = 1 << 17  # elements
+_PARALLEL_MIN = 1 << 19  # elements per thread, at least (Note [worker threads])
 _BRACKET_TINY = np.float32(2.0**-98)
 _F32_MAX = np.float32(np.finfo(np.float32).max)
 
@@ -135,9 +162,11 @@ def _bracketable(a, b, c, shape):
     return float(np.float32(b)) == float(b) and 2.0**-120 <= abs(float(b)) <= 2.0**120
 
 
-def _fma32_bracketed(a, b, c):
-    """fma32 of a float32 array ``a`` by a number ``b`` (see Note [bracketed fma32]), by
-    blocks of rows through one scratch buffer, as ``_fma32_exact`` goes."""
+def _fma32_bracketed(a, b, c, out=None):
+    """fma32 of a float32 array ``a`` by a number ``b`` (see Note [bracketed fma32]) into the
+    C-contiguous ``out`` (new when None; it may be ``c``), by blocks of rows through per-thread
+    scratch, as ``_fma32_exact`` goes; large arrays are shared out among threads by rows (the
+    result does not depend on it: each element is computed alone)."""
     b = np.float32(b)
     up = np.float32(np.inf)
     hi, lo = np.nextafter(abs(b), up), np.nextafter(abs(b), np.float32(0))
@@ -146,46 +175,72 @@ def _fma32_bracketed(a, b, c):
     if b < 0:
         hi, lo = -hi, -lo
     c = c if np.ndim(c) else np.float32(c)
-    out = np.empty(a.shape, np.float32)  # C order: redone elements go in by flat index
+    if out is None:
+        out = np.empty(a.shape, np.float32)  # C order: redone elements go in by flat index
+    rows = len(out)
+    parts = max(1, min(_THREADS, out.size // _PARALLEL_MIN, rows))
+    cuts = [rows * i // parts for i in range(parts + 1)]
+    found = [None] * parts
+
+    def work(k):
+        found[k] = _bracket_rows(a, hi, lo, c, out, cuts[k], cuts[k + 1])
+
+    in_parallel(work, parts)
+    undecided = [f for part in found for f in part]
+    if undecided:
+        index, a_redo, c_redo = (np.concatenate(v) for v in zip(*undecided))
+        out.reshape(-1)[index] = _fma32_exact(a_redo, b, c_redo if np.ndim(c) else c,
+                                              index.shape)
+    return out
+
+
+def _bracket_rows(a, hi, lo, c, out, start, stop):
+    """Rows ``start:stop`` of ``_fma32_bracketed``: writes the elements the bracket decides
+    and returns (flat index, a, c) triples of the rest, taken before ``out`` is written (it
+    may be ``c``)."""
     size, rows = out.size, len(out)
     step = max(1, _BRACKET_BLOCK * rows // size)
-    other, flags = _bracket_scratch(min(size, step * (size // rows)))
-    undecided = []  # flat indices, redone together at the end
-    for i in range(0, rows, step):
-        block_a, block_out = a[i:i + step], out[i:i + step]
-        block_c = c[i:i + step] if np.ndim(c) else c
-        bound = other[:block_out.size].reshape(block_out.shape)
-        np.multiply(block_a, hi, out=block_out)
-        block_out += block_c
+    in_place = np.ndim(c) and np.may_share_memory(out, c)
+    upper, lower, flags = _bracket_scratch(min(size, step * (size // rows)))
+    undecided = []
+    for i in range(start, stop, step):
+        j = min(i + step, stop)
+        block_a, block_out = a[i:j], out[i:j]
+        block_c = c[i:j] if np.ndim(c) else c
+        n, shape = block_out.size, block_out.shape
+        high = upper[:n].reshape(shape) if in_place else block_out
+        bound = lower[:n].reshape(shape)
+        np.multiply(block_a, hi, out=high)
+        high += block_c
         np.multiply(block_a, lo, out=bound)
         bound += block_c
-        redo = np.not_equal(block_out, bound, out=flags[:bound.size].reshape(bound.shape))
-        magnitude = np.abs(block_out, out=bound)
+        redo = np.not_equal(high, bound, out=flags[:n].reshape(shape))
+        magnitude = np.abs(high, out=bound)
         if not (magnitude.min() >= _BRACKET_TINY and magnitude.max() <= _F32_MAX):
             redo |= ~((magnitude >= _BRACKET_TINY) & (magnitude <= _F32_MAX))
         index = np.flatnonzero(redo)
         if index.size:
-            undecided.append(index + i * (size // rows) if i else index)
-    if undecided:
-        index = np.concatenate(undecided) if len(undecided) > 1 else undecided[0]
-        out.reshape(-1)[index] = _fma32_exact(
-            _take(a, index), b, _take(c, index) if np.ndim(c) else c, index.shape)
-    return out
+            undecided.append((index + i * (size // rows), _take(block_a, index),
+                              _take(block_c, index) if np.ndim(c) else index[:0]))
+        if in_place:
+            block_out[...] = high
+    return undecided
 
 
 _SCRATCH = threading.local()
 
 
 def _bracket_scratch(n):
-    """float32 and bool scratch for ``n`` elements, kept by each thread from call to call:
-    fresh buffers are fresh pages whenever malloc has given its heap's top back to the system,
-    and in a training loop that happens every step (page faults then cost as much as the
-    passes)."""
+    """Two float32 and one bool scratch arrays for ``n`` elements, kept by each thread from
+    call to call: fresh buffers are fresh pages whenever malloc has given its heap's top back
+    to the system, and in a training loop that happens every step (page faults then cost as
+    much as the passes)."""
     if n > _BRACKET_BLOCK:
-        return np.empty(n, np.float32), np.empty(n, bool)
+        return np.empty(n, np.float32), np.empty(n, np.float32), np.empty(n, bool)
     kept = getattr(_SCRATCH, "bracket", None)
     if kept is None:
         kept = _SCRATCH.bracket = (np.empty(_BRACKET_BLOCK, np.float32),
+                                   np.empty(_BRACKET_BLOCK, np.float32),
                                    np.empty(_BRACKET_BLOCK, bool))
     return kept
 
@@ -382,34 +437,52 @@ def box_muller_f32(words):
     """
     words = np.ascontiguousarray(words, np.uint32)
     out = np.empty(words.shape, np.float32)
-    parts = min(_THREADS, len(words) // _BM_ROWS)
-    if parts < 2:
-        _box_muller_rows(words, out)
-        return out
+    parts = max(1, min(_THREADS, len(words) // _BM_ROWS))
     cuts = [len(words) * i // parts for i in range(parts + 1)]
-    errors = []
-
-    def work(a, b):
-        try:
-            _box_muller_rows(words[a:b], out[a:b])
-        except BaseException as error:  # re-raised in the calling thread
-            errors.append(error)
-
-    helpers = [threading.Thread(target=work, args=(cuts[i], cuts[i + 1]))
-               for i in range(1, parts)]
-    for helper in helpers:
-        helper.start()
-    work(cuts[0], cuts[1])
-    for helper in helpers:
-        helper.join()
-    if errors:
-        raise errors[0]
+    in_parallel(lambda k: _box_muller_rows(words[cuts[k]:cuts[k + 1]],
+                                           out[cuts[k]:cuts[k + 1]]), parts)
     return out
 
 
-_BM_ROWS = _BM_LANES // 8  # windows per block
+# Note [worker threads]
+# NumPy releases the GIL inside its loops, so work on large arrays that splits into independent
+# parts (box_muller_f32's windows, fma32's rows) runs on several cores: part 0 in the calling
+# thread, the others on a few persistent worker threads (as many as the CPUs we may use, at
+# most 4, like torch's intra-op pool).  Each element is computed the same way whatever part it
+# falls in, so results never depend on the threads.  A forked child has none of its parent's
+# threads, so the pool belongs to one process id and a child makes its own, lazily.
+# Each NumPy call hands the GIL over twice, and on a 2-CPU machine that costs about as much as
+# a 10 us call saves: fma32 gains from a second thread only past about a million elements
+# (_PARALLEL_MIN), so an SGD step on 512x784 weights stays on one.
+
 _THREADS = min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                else os.cpu_count() or 1)
+_POOL = (None, None)  # (process id, executor)
+
+
+def in_parallel(work, parts):
+    """``work(k)`` for k in range(parts), concurrently (Note [worker threads]); re-raises the
+    first error, after every part has finished."""
+    if parts < 2:
+        if parts:
+            work(0)
+        return
+    global _POOL
+    pid, pool = _POOL
+    if pid != os.getpid():
+        pool = concurrent.futures.ThreadPoolExecutor(_THREADS - 1, "doctensor-worker")
+        _POOL = os.getpid(), pool
+    futures = [pool.submit(work, k) for k in range(1, parts)]
+    try:
+        work(0)
+    finally:
+        for future in futures:
+            future.exception()  # waits
+    for future in futures:
+        future.result()  # raises
+
+
+_BM_ROWS = _BM_LANES // 8  # windows per block
 
 
 def _box_muller_rows(words, out):

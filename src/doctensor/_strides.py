@@ -152,6 +152,14 @@ def iter_output_strides(shape, operand_strides):
                 return 1
         return 0
 
+    return _dense_strides_in_order(shape, should_swap)
+
+
+def _dense_strides_in_order(shape, should_swap):
+    """Dense strides with the dims sorted fastest-first by ``should_swap(d0, d1)`` (1: d0 goes
+    after d1, -1: it stays, 0: no opinion): ATen's insertion sort, stable as ATen's is.
+    Size-0 dims count as 1 (the tensor is empty anyway)."""
+    n = len(shape)
     perm = list(range(n - 1, -1, -1))  # fastest first
     for i in range(1, n):
         d1 = i
@@ -166,7 +174,7 @@ def iter_output_strides(shape, operand_strides):
     acc = 1
     for d in perm:
         strides[d] = acc
-        acc *= shape[d]
+        acc *= max(shape[d], 1)
     return tuple(strides)
 
 
@@ -243,22 +251,7 @@ def infer_dense_strides(shape, strides):
             return -1 if s0 < s1 else 1
         return 1 if shape[d0] > shape[d1] else 0
 
-    perm = list(range(n - 1, -1, -1))  # fastest first; an insertion sort, as ATen's
-    for i in range(1, n):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
-    out = [0] * n
-    acc = 1
-    for d in perm:
-        out[d] = acc
-        acc *= max(shape[d], 1)  # size-0 dims count as 1 here: the tensor is empty anyway
-    return tuple(out)
+    return _dense_strides_in_order(shape, should_swap)
 
 
 def preserve_strides(shape, strides):

@@ -97,6 +97,10 @@ class Tensor(TensorBase):
         return self._grad_fn
 
     @property
+    def is_leaf(self):
+        return self.grad_fn is None  # torch's is_leaf reads grad_fn (a view's is regenerated)
+
+    @property
     def grad(self):
         if self._grad_fn is not None and not self._retains_grad:
             warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)

@@ -187,7 +187,7 @@ class AccumulateGrad(Node):
         var = self.variable
         if var._grad is None:
             if GradMode.enabled:  # create_graph: a differentiable copy (CopyBackwards)
-                var._grad = _clone_obey_contract(new.detach(), var).copy_(new)
+                var._grad = _clone_obey_contract(new, var)
             elif _is_fresh(new) and _obeys_layout_contract(new, var):
                 var._grad = new.detach()
             else:
@@ -223,16 +223,31 @@ def _obeys_layout_contract(grad, var):
 
 
 def _clone_obey_contract(grad, var):
+    """torch's ``clone_obey_contract``: for a dense ``var``,
+    ``grad.new_empty_strided(var.sizes(), var.strides()).copy_(grad)``, whose ``copy_`` leaves
+    the new ``.grad`` at version 1; otherwise ``grad.clone(contiguous_format)``, at version 0.
+    In grad mode (``create_graph``) the copy is differentiable, as torch's is."""
     shape = var._data.shape
-    order = dense_order(shape, var.stride()) or list(range(len(shape)))
+    order = dense_order(shape, var.stride())
+    dense = order is not None
+    if not dense:
+        if grad.requires_grad:
+            from .._strides import contiguous_format
+            return grad.clone(memory_format=contiguous_format)
+        order = list(range(len(shape)))
     xp = grad._backend.xp
     inverse = [0] * len(order)
     for i, d in enumerate(order):
         inverse[d] = i
     data = xp.empty([shape[d] for d in order], dtype=grad._data.dtype).transpose(inverse)
-    data[...] = grad._data
     from .._tensor_base import wrap
-    return wrap(type(grad), data, grad._device, grad._backend)
+    out = wrap(type(grad), data, grad._device, grad._backend)
+    if grad.requires_grad:
+        return out.copy_(grad)  # CopyBackwards, version 1
+    data[...] = grad._data
+    if dense:
+        out._bump_version()
+    return out
 
 
 def move_retains_grad(tensor, old):

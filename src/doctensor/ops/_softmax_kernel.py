@@ -55,15 +55,58 @@ _TAIL, _HALFWAY = np.uint64(2**29 - 1), np.uint64(2**28)
 
 
 def _fma(a, b, c):
-    """float32 ``a*b + c`` rounded once: through double, whose one rounding is harmless unless
-    it lands halfway between two floats or below float32's normal range; then ``fma32``."""
-    s = np.multiply(a, b, dtype=np.float64)
-    s += c
-    r = s.astype(np.float32)
-    odd = (s.view(np.uint64) & _TAIL) == _HALFWAY
-    if odd.any() or ((np.abs(s) < 2.0**-126) & (s != 0)).any():
-        return fma32(*np.broadcast_arrays(a, b, c))
-    return r
+    """float32 ``a*b + c`` rounded once, by ``fma32``."""
+    return fma32(*np.broadcast_arrays(a, b, c))
+
+
+# Note [deferred fma check]
+# Through double, a float32 fma is one exact product p, one rounding of p + c to 53 bits (s)
+# and one to 24; the pair is the fma's rounding unless s is inexact and lies halfway between
+# two floats, or lies below float32's normal range.  On small arrays that check costs more
+# NumPy calls than the fma, so a whole function (Sleef's expf or logf) runs with unchecked fmas
+# that keep p, c and s, then checks them all at once: when no rounding was off, every fma was
+# exact, and so is the result; otherwise (rarely) the function runs again with ``fma32``.
+# Halfway doubles are common (an exact result of 25 bits is one), so TwoSum tells, for those
+# alone, whether p + c == s.
+
+class _UncheckedFma:
+    """``fma(a, b, c)`` through double, keeping what ``exact()`` needs."""
+
+    def __init__(self):
+        self.steps = []
+
+    def __call__(self, a, b, c):
+        p = np.multiply(a, b, dtype=np.float64)
+        s = p + c
+        self.steps.append((p, c, s))
+        return s.astype(np.float32)
+
+    def exact(self):
+        """Whether every fma so far was rounded right (Note [deferred fma check])."""
+        s = np.concatenate([step[2].reshape(-1) for step in self.steps])
+        if ((np.abs(s) < 2.0**-126) & (s != 0)).any():
+            return False
+        index = np.flatnonzero((s.view(np.uint64) & _TAIL) == _HALFWAY)
+        if not index.size:
+            return True
+        ends = np.cumsum([step[2].size for step in self.steps])
+        which = np.searchsorted(ends, index, side="right")
+        for k in np.unique(which):  # the steps with halfway doubles, usually one
+            p, c, s = self.steps[k]
+            at = index[which == k] - (ends[k] - s.size)
+            p, c = (np.broadcast_to(v, s.shape).reshape(-1)[at] for v in (p, c))
+            s = s.reshape(-1)[at]
+            bb = s - p
+            if ((p - (s - bb)) + (c - bb)).any():  # TwoSum's error
+                return False
+        return True
+
+
+def _checked(steps, x):
+    """``steps(x, fma)`` run with unchecked fmas, again with exact ones when needed."""
+    fma = _UncheckedFma()
+    out = steps(x, fma)
+    return out if fma.exact() else steps(x, _fma)
 
 
 def _bits(u):
@@ -85,14 +128,18 @@ def _pow2i(q):
 
 def sleef_expf(d):
     """Sleef's expf (1.0 ulp), step by step on a float32 array."""
+    return _checked(_expf_steps, d)
+
+
+def _expf_steps(d, fma):
     with np.errstate(all="ignore"):
         q = np.rint(d * _R_LN2).astype(np.int32)  # NaN gives INT_MIN, as cvtps does
         qf = q.astype(np.float32)
-        s = _fma(qf, -_L2L, d - qf * _L2U)
-        u = np.full_like(s, _EXP_P[0])
-        for c in _EXP_P[1:]:
-            u = _fma(u, s, c)
-        u = _F(1) + _fma(s * s, u, s)
+        s = fma(qf, -_L2L, d - qf * _L2U)
+        u = fma(s, _EXP_P[0], _EXP_P[1])
+        for c in _EXP_P[2:]:
+            u = fma(u, s, c)
+        u = _F(1) + fma(s * s, u, s)
         half = q >> 1
         u = u * _pow2i(half) * _pow2i(q - half)  # ldexp in two steps
         u[d < -104] = 0
@@ -115,28 +162,35 @@ def _two_sum(x, y):
 
 def sleef_logf(d):
     """Sleef's logf (1.0 ulp) in double-float arithmetic, on a float32 array."""
+    return _checked(_logf_steps, d)
+
+
+def _logf_steps(d, fma):
     with np.errstate(all="ignore"):
-        e = np.frexp(d * _F(1 / 0.75))[1].astype(np.float32) - 1  # vgetexp
-        e[np.isinf(d * _F(1 / 0.75))] = 128
+        scaled = d * _F(1 / 0.75)
+        e = np.frexp(scaled)[1].astype(np.float32) - 1  # vgetexp
+        e[np.isinf(scaled)] = 128
         mant = np.frexp(d)[0]  # vgetmant to [0.75, 1.5)
         m = np.where(mant >= 0.75, mant, mant * 2).astype(np.float32)
         sx = _LN2_HI * e  # dfmul((LN2_HI, LN2_LO), e)
-        sy = _fma(_LN2_LO, e, _fma(_LN2_HI, e, -sx))
+        sy = fma(e, _LN2_LO, fma(e, _LN2_HI, -sx))
         nx, ny = _two_sum(_F(-1), m)  # x = dfdiv(m - 1, m + 1)
         dx, dy = _two_sum(_F(1), m)
         t = _F(1) / dx
         xx = nx * t
-        u = _fma(t, nx, -xx)
-        v = _fma(-dy, t, _fma(-dx, t, _F(1)))
-        xy = _fma(xx, v, _fma(ny, t, u))
+        u = fma(t, nx, -xx)
+        v = fma(-dy, t, fma(-dx, t, _F(1)))
+        xy = fma(xx, v, fma(ny, t, u))
         x2 = xx * xx
-        t = _fma(_fma(np.full_like(x2, _LOG_T[0]), x2, _LOG_T[1]), x2, _LOG_T[2])
+        t = fma(fma(x2, _LOG_T[0], _LOG_T[1]), x2, _LOG_T[2])
         s = sx + xx * 2  # dfadd(s, dfscale(x, 2))
         sy = (((sx - s) + xx * 2) + sy) + xy * 2
         sx, y = s, x2 * xx * t  # dfadd(s, x2 * x * t)
         s = sx + y
         sy = ((sx - s) + y) + sy
         r = s + sy
+    if ((d > 0) & (d < np.inf)).all():  # softmax's sums: no special values
+        return r
     r = np.where(d == np.inf, np.inf, r)
     r = np.where(d == 0, -np.inf, r)
     return np.where(np.isnan(d) | (d < 0), np.nan, r)
@@ -182,8 +236,8 @@ def _row_sum(e):
     """vec::reduce_all(+) over the last axis (see Note [softmax kernel])."""
     lanes = 64 // e.itemsize
     n = e.shape[-1]
-    if n < lanes:
-        return _sum_left_to_right(e, -1)
+    if n < lanes:  # left to right: what add.accumulate does, in e's dtype
+        return np.add.accumulate(e, axis=-1)[..., -1]
     whole = n - n % lanes
     acc = e[..., :lanes].copy()
     for d in range(lanes, whole, lanes):

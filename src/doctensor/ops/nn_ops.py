@@ -318,11 +318,11 @@ def _cascade_sum(values, rows):
 
 
 def _sum_columns(table):
-    """Row sums of a 2-d array, each ``0 + t[0] + t[1] + ...`` left to right."""
-    acc = np.zeros(len(table), table.dtype)
-    for column in table.T:
-        acc += column
-    return acc
+    """Row sums of a 2-d array, each ``0 + t[0] + t[1] + ...`` left to right: add.accumulate's
+    order, then ``+ 0`` (the leading 0 only matters to a row of zeros: it makes -0. +0.)."""
+    if not table.shape[1]:
+        return np.zeros(len(table), table.dtype)
+    return np.add.accumulate(table, axis=1)[:, -1] + table.dtype.type(0)
 
 
 @nll_loss_op.def_backward

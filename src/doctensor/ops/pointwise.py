@@ -254,10 +254,14 @@ def inplace(op, self, args, attrs=None, floating=False, scalars=()):
             isinstance(full[i], R.Tensor) and full[i]._requires_grad for i in op.saves["self"]):
         originals = {"self": self.clone()}
     arrays = [to_array(a, dt, self) for a in full]
-    out = QUIET.run(op.forward, xp, *arrays, **(attrs or {}))  # Note [floating-point errors]
+    kwargs = attrs or {}
+    if op in _WRITES_INTO and dt == own and attrs:  # a scaled add: into self's memory, when
+        kwargs = {**attrs, "out": self._data}  # fma32 finds it safe (no temporary, no copy)
+    out = QUIET.run(op.forward, xp, *arrays, **kwargs)  # Note [floating-point errors]
     vc = self._version_counter()
     before = vc.value
-    self._data[...] = out
+    if out is not self._data:
+        self._data[...] = out
     vc.value += 1
     if grad:
         node = rebase_history(self, op, full, attrs, originals)
@@ -298,7 +302,7 @@ def check_inplace(t):
         from .views import handle_view_on_rebase
         handle_view_on_rebase(t)  # Note [view + in-place errors]
     if t._requires_grad:
-        if t._grad_fn is None and t._base is None:
+        if t._grad_fn is None:  # a view whose grad_fn is not regenerated yet is one too (torch)
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
         base = t._base
@@ -315,6 +319,9 @@ def rebase_history(self, op, inputs, attrs, originals=None):
         node = copy_slices(self, op, inputs, attrs, originals)
     else:
         node = record(op, inputs, (self,), attrs, originals)
+        if "_plain_views" in self.__dict__:  # Note [views of a base without history]
+            from .views import mark_plain_views
+            mark_plain_views(self)
     if old is not None:
         move_retains_grad(self, old)
     return node
@@ -323,14 +330,20 @@ def rebase_history(self, op, inputs, attrs, originals=None):
 # -- arithmetic ----------------------------------------------------------------------------
 
 
-def _add_scaled(xp, a, b, alpha):
-    """``a + alpha * b`` as torch's CPU kernel computes it: one fused multiply-add for floats."""
+def _add_scaled(xp, a, b, alpha, out=None):
+    """``a + alpha * b`` as torch's CPU kernel computes it: one fused multiply-add for floats.
+
+    ``out`` (``a``'s own array, from ``inplace``) may receive the result: a float32 fma
+    writes there when that is safe (Note [bracketed fma32]); the result is returned either way.
+    """
     dt = getattr(a, "dtype", None)
     if xp is np and dt in (np.float32, np.float64) and getattr(b, "dtype", None) == dt:
         from .._random_math import fma32, fma64
+        if dt == np.float32 and out is not None and a.ndim and a.shape == b.shape:
+            return fma32(b, dt.type(alpha), a, out=out)
         fma = fma32 if dt == np.float32 else fma64
-        out = fma(np.atleast_1d(b), dt.type(alpha), np.atleast_1d(a))
-        return out.reshape(np.broadcast_shapes(np.shape(a), np.shape(b)))
+        result = fma(np.atleast_1d(b), dt.type(alpha), np.atleast_1d(a))
+        return result.reshape(np.broadcast_shapes(np.shape(a), np.shape(b)))
     return xp.add(a, b * scalar_as(alpha, b.dtype))
 
 
@@ -343,8 +356,8 @@ def scalar_as(value, dtype):
 
 
 @declare("add", "AddBackward0", ("self", "other"))
-def add(xp, a, b, alpha=1):
-    return xp.add(a, b) if alpha == 1 else _add_scaled(xp, a, b, alpha)
+def add(xp, a, b, alpha=1, out=None):
+    return xp.add(a, b) if alpha == 1 else _add_scaled(xp, a, b, alpha, out)
 
 
 @add.def_backward
@@ -354,8 +367,11 @@ def _(ctx, grad):
 
 
 @declare("sub", "SubBackward0", ("self", "other"))
-def sub(xp, a, b, alpha=1):
-    return xp.subtract(a, b) if alpha == 1 else _add_scaled(xp, a, b, -alpha)
+def sub(xp, a, b, alpha=1, out=None):
+    return xp.subtract(a, b) if alpha == 1 else _add_scaled(xp, a, b, -alpha, out)
+
+
+_WRITES_INTO = (add, sub)  # forwards that take ``out`` (inplace)
 
 
 @sub.def_backward

@@ -8,6 +8,7 @@ from .. import _strides as S
 from .._dtypes import _BY_NP, int64
 from ._registry import declare, needs_grad, record, wrap_result
 from .pointwise import where_tensor
+from .views import expand_gradient
 
 __all__ = ["reduce", "sum_to_size", "max_min", "return_type"]
 
@@ -63,7 +64,7 @@ def sum_dim(xp, a, dims=(), keepdim=False, dtype=None):
 
 @sum_all.def_backward
 def _(ctx, grad):
-    return (grad.expand(ctx.input_meta[0][0]),)
+    return (expand_gradient(grad, ctx.input_meta[0][0]),)
 
 
 @sum_dim.def_backward
@@ -84,7 +85,7 @@ def mean_dim(xp, a, dims=(), keepdim=False):
 @mean_all.def_backward
 def _(ctx, grad):
     shape = ctx.input_meta[0][0]
-    return (grad.expand(shape) / max(int(np.prod(shape)), 1),)
+    return (expand_gradient(grad, shape) / max(int(np.prod(shape)), 1),)
 
 
 @mean_dim.def_backward

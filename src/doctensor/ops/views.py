@@ -65,11 +65,15 @@ def _view_from_geometry(t, shape, strides, offset, op, attrs, record_grad=True):
         if GradMode.enabled:
             if t._requires_grad:
                 record(op, (t,), (out,), attrs)
+            elif not t._inference:
+                _watch_base(out)
             if t._creation_meta is not None:
                 out._creation_meta = t._creation_meta  # a view of a view inherits it
         else:
             if t._requires_grad:
                 out._requires_grad = True  # a differentiable view, made in no_grad mode
+            elif not t._inference:
+                _watch_base(out)
             _mark_no_grad_view(out, t)
     return out
 
@@ -77,6 +81,60 @@ def _view_from_geometry(t, shape, strides, offset, op, attrs, record_grad=True):
 def _mark_no_grad_view(out, t):
     if not t._inference:
         out._creation_meta = INFERENCE_MODE if INFERENCE.on else NO_GRAD_MODE
+
+
+# Note [views of a base without history]
+# torch's view reads ``requires_grad`` from its base, so a view made while its base had no
+# history requires grad once an in-place op gives the base history, and its grad_fn is then
+# regenerated on use (Note [view + in-place errors])::
+#
+#     y = torch.zeros(3);  v = y[1:];  y.add_(w)    ->  v.requires_grad is True
+#
+# Asking the base on every use would cost each op a lookup.  Instead, such a view is put in
+# a list of weak references on its base (``_plain_views``, made only on this path; dead ones
+# are dropped whenever the list has doubled), and the in-place op that gives the base history
+# marks the views still alive (``mark_plain_views``); their stale ``_view_version`` then
+# regenerates their grad_fn when they are next used.
+
+def _watch_base(view):
+    base = view._base
+    watched = base.__dict__.get("_plain_views")
+    if watched is None:
+        base._plain_views = [weakref.ref(view)]
+        return
+    watched.append(weakref.ref(view))
+    n = len(watched)
+    if n >= 16 and not n & (n - 1):  # a power of two: drop the views that died
+        watched[:] = [r for r in watched if r() is not None]
+
+
+def mark_plain_views(base):
+    """``base`` gained history in place: its views made without history now require grad."""
+    watched = base.__dict__.pop("_plain_views", None)
+    if watched is not None:
+        for ref in watched:
+            v = ref()
+            if v is not None:
+                v._requires_grad = True
+
+
+def expand_gradient(grad, size):
+    """``grad.expand(size)`` of a 0-dim gradient in a backward without ``create_graph`` (sum's
+    and mean's backward): the same view as ``make_view`` makes, without its general checks.
+    The gradient is the engine's temporary, so no in-place op can give it history later
+    (Note [views of a base without history])."""
+    if (GradMode.enabled or grad._data.ndim or grad._requires_grad or grad._inference
+            or INFERENCE.on or grad._creation_meta is not None):
+        return grad.expand(size)
+    size = tuple(size)
+    offset = 0 if grad._storage is None else grad.storage_offset()  # 0: a fresh gradient
+    data = grad._backend.as_strided(grad.untyped_storage().buffer, size, (0,) * len(size),
+                                    offset)
+    out = alias(R.Tensor, grad, data)
+    out._base = grad._base if grad._base is not None else grad
+    out._view_version = out._vc.value
+    out._creation_meta = NO_GRAD_MODE
+    return out
 
 
 # -- the view ops ------------------------------------------------------------------------------
@@ -451,6 +509,9 @@ def multi_view(t, op, pieces, attrs):
             o._view_version = o._vc.value
             o._requires_grad = t._requires_grad
             _mark_no_grad_view(o, t)
+    if not t._requires_grad and not t._inference:
+        for o in outs:
+            _watch_base(o)  # Note [views of a base without history]
     return tuple(outs)
 
 
@@ -662,6 +723,7 @@ def _copy_slices_node(view, fn):
     base._grad_fn = node
     base._requires_grad = True
     base._output_nr = 0
+    mark_plain_views(base)
     regenerate_view_grad_fn(view)
     saved = fn.saved.values() if hasattr(fn, "saved") else (fn._saved or ())
     for s in saved:
@@ -674,7 +736,6 @@ def copy_slices(view, op, inputs, attrs, originals=None):
     """Rebase ``view``'s base history after the in-place ``op`` wrote through ``view``."""
     fn = record(op, inputs, (view,), attrs, originals)
     _copy_slices_node(view, fn)
-    return fn
     return fn
 
 
@@ -689,6 +750,8 @@ def check_inplace_of_function(t):
     if t._requires_grad and t._grad_fn is None and t._base is None:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
                            "operation.")
+    if t._base is None:
+        mark_plain_views(t)  # Note [views of a base without history]
 
 
 # The grad_fn a view gets after an in-place change of its base: named AsStridedBackward0 as in
