@@ -484,6 +484,89 @@ BASE_GAINS_HISTORY = {
                 return g, g.sum()
         w = torch.tensor(2., requires_grad=True); y = torch.zeros(3); v = y[1:]; F.apply(y, w)
         out = v.requires_grad, v.grad_fn.name(); v.sum().backward(); out += (w.grad,)""",
+    # -- base.requires_grad_(): its views require grad through it, with no grad_fn and no
+    # AccumulateGrad of their own (an op on one records no edge into it) ------------------------
+    "requires_grad_view": """
+        y = torch.zeros(3); v = y.view(3); y.requires_grad_()
+        out = v.requires_grad, v.grad_fn, v.is_leaf, v.retains_grad; z = v * 2
+        out += (z.requires_grad, z.grad_fn.name(), names(z.grad_fn.next_functions))
+        z.sum().backward(); out += (y.grad, v.grad)""",
+    "requires_grad_slice": """
+        y = torch.zeros(3); v = y[1:]; y.requires_grad_(); out = v.requires_grad, v.grad_fn
+        v.sum().backward(); out += (y.grad, v.grad)""",
+    "requires_grad_attribute": """
+        y = torch.zeros(3); v = y[1:]; y.requires_grad = True; out = v.requires_grad, v.is_leaf
+        y.requires_grad = False; out += (v.requires_grad,)""",
+    "requires_grad_views_of_views": """
+        y = torch.zeros(4); v = y[1:]; u = v[1:]; t = y[1:][::2].unsqueeze(0); y.requires_grad_()
+        out = v.requires_grad, u.requires_grad, t.requires_grad, u.grad_fn, t.is_leaf
+        (u * t).sum().backward(); out += (y.grad, u.grad, t.grad)""",
+    "requires_grad_view_op_of_view": """
+        y = torch.zeros(3); v = y.view(3); y.requires_grad_(); u = v[1:]
+        out = u.requires_grad, u.grad_fn.name(), names(u.grad_fn.next_functions)
+        u.sum().backward(); out += (y.grad, v.grad)""",
+    "requires_grad_no_grad_views": """
+        y = torch.zeros(3)
+        with torch.no_grad(): v = y[1:]; a, b = y.split(2)
+        y.requires_grad_(); out = v.requires_grad, a.requires_grad, v.grad_fn, b.grad_fn
+        (v * b).sum().backward(); out += (y.grad,); y.requires_grad_(False)
+        out += (v.requires_grad, b.requires_grad)""",
+    "requires_grad_false_again": """
+        y = torch.zeros(3); v = y[1:]; y.requires_grad_(); out = v.requires_grad
+        y.requires_grad_(False); out = out, v.requires_grad, v * 2; y.requires_grad_()
+        out += (v.requires_grad, (v * 2).requires_grad)""",
+    "requires_grad_false_unread": """
+        y = torch.zeros(3); v = y[1:]; y.requires_grad_(); y.requires_grad_(False)
+        out = v.requires_grad, (v * 2).requires_grad""",
+    "requires_grad_view_own_flag": """
+        y = torch.zeros(3); v = y.view(3); y.requires_grad_(); v.requires_grad_()
+        out = v.requires_grad, v.is_leaf; (v * 2).sum().backward(); out += (y.grad, v.grad)
+        y.requires_grad_(False); out += (v.requires_grad,)""",
+    "requires_grad_view_own_flag_dropped": """
+        y = torch.zeros(3); v = y.view(3); y.requires_grad_(); v.requires_grad_()
+        (v * 2).sum().backward(); v.requires_grad_(False); out = v.requires_grad, v.grad
+        (v * 3).sum().backward(); out += (v.grad, y.grad); y.requires_grad_(False)
+        out += (v.requires_grad,)""",
+    "requires_grad_view_flag_false": """
+        y = torch.zeros(3); v = y.view(3); y.requires_grad_(); v.requires_grad_(False)
+        out = v.requires_grad; v.requires_grad = False; out = (out, v.requires_grad)""",
+    "own_flag_view_of_plain_base": """
+        y = torch.zeros(3); v = y.view(3); v.requires_grad_(); out = v.requires_grad
+        out = out, y.requires_grad; (v * 2).sum().backward(); out += (y.grad, v.grad)""",
+    "own_flag_view_inplace": """
+        y = torch.zeros(3); v = y.view(3); v.requires_grad_(); v.mul_(2)""",
+    "requires_grad_view_inplace": """
+        y = torch.zeros(3); v = y.view(3); y.requires_grad_(); v.mul_(2)""",
+    "requires_grad_split_inplace": """
+        y = torch.zeros(3); a, b = y.split(2); y.requires_grad_(); out = a.requires_grad
+        a.mul_(2)""",
+    "requires_grad_base_inplace_in_no_grad": """
+        y = torch.zeros(3); v = y.view(3); y.requires_grad_()
+        with torch.no_grad(): y.add_(1)
+        out = v.requires_grad, v.grad_fn.name(); (v * 2).sum().backward(); out += (y.grad,)""",
+    "requires_grad_view_inplace_in_no_grad": """
+        y = torch.zeros(3); v = y.view(3); y.requires_grad_()
+        with torch.no_grad(): v.mul_(2)
+        out = v.requires_grad, v.grad_fn.name(), y.grad_fn; v.sum().backward(); out += (y.grad,)""",
+    "requires_grad_int_base": """
+        y = torch.zeros(3, dtype=torch.int64); v = y.view(3)
+        try: y.requires_grad_()
+        except RuntimeError: pass
+        out = v.requires_grad""",
+    "requires_grad_view_detach_deepcopy": """
+        import copy
+        y = torch.zeros(3); v = y.view(3); y.requires_grad_()
+        out = v.detach().requires_grad, copy.deepcopy(v).requires_grad""",
+    "no_grad_view_of_leaf": """
+        x = torch.zeros(3, requires_grad=True)
+        with torch.no_grad(): v = x[1:]; a, b, c = x.unbind()
+        out = v.requires_grad, v.grad_fn, a.requires_grad; (v * 2 + a).sum().backward()
+        out += (x.grad, v.grad, a.grad); x.requires_grad_(False)
+        out += (v.requires_grad, a.requires_grad)""",
+    "no_grad_view_of_non_leaf": """
+        x = torch.ones(3, requires_grad=True); y = x * 1
+        with torch.no_grad(): v = y[1:]
+        out = v.requires_grad, v.grad_fn; (v * 2).sum().backward(); out += (x.grad, v.grad)""",
 }
 
 

@@ -39,6 +39,9 @@ class TensorBase:
     _vc = None  # the VersionCounter, made on first use (Note [version counter])
     _base = None  # the tensor a view was made from (its root), else None
     _requires_grad = False
+    # a view's _requires_grad only read from its base (no flag of its own, no grad_fn): it
+    # has no AccumulateGrad (Note [views of a base without history])
+    _requires_grad_of_base = False
     _grad_fn = None
     _grad = None
     _output_nr = 0

@@ -5,7 +5,7 @@ import warnings
 import weakref
 
 from . import _strides as S
-from . import _tensor_str
+from . import _tensor_str, autograd
 from ._dtypes import bool_, float16, float32, float64, int8, int16, int32, int64, uint8
 from ._dtypes import dtype as dtype_cls
 from ._tensor_base import TensorBase, alias
@@ -72,8 +72,18 @@ class Tensor(TensorBase):
         if value and self._inference and not _inference_mode_on():
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
-        if self._grad_fn is None:
+        if self._grad_fn is not None:
+            return
+        if self._base is None or self._view_version is None:
             self._requires_grad = bool(value)
+            if "_plain_views" in self.__dict__:  # Note [views of a base without history]
+                V.base_requires_grad_changed(self)
+        elif value or not self._base._requires_grad:
+            self._requires_grad = bool(value)
+            self._requires_grad_of_base = False
+        else:  # a view still requires grad through its base: its own flag alone is dropped
+            self._requires_grad = self._requires_grad_of_base = True
+            self._grad_acc = None
 
     def is_inference(self):
         """True for a tensor made inside ``torch.inference_mode()`` (Note [inference mode])."""
@@ -190,8 +200,7 @@ class Tensor(TensorBase):
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate d(self)/d(leaf) into every leaf's ``.grad``."""
-        from .autograd import backward
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """Same storage and version counter, no history (Note [version counter])."""

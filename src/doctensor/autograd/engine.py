@@ -21,17 +21,19 @@ __all__ = ["run_backward"]
 
 
 def _dependencies(roots):
-    """How many edges point at each node reachable from ``roots``."""
-    deps = {}
-    seen = set(roots)
-    stack = list(seen)  # a node that is the root of several outputs counts once
+    """How many edges point at each node reachable from ``roots`` (the roots start at 0, so
+    a node is walked once: when it first enters ``deps``)."""
+    deps = dict.fromkeys(roots, 0)  # a node that is the root of several outputs counts once
+    stack = list(deps)
     while stack:
         for nxt, _ in stack.pop().next_functions:
-            if nxt is not None:
-                deps[nxt] = deps.get(nxt, 0) + 1
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
+            if nxt is None:
+                continue
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
+                stack.append(nxt)
     return deps
 
 
@@ -100,7 +102,7 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
     deps = _dependencies(roots)
     heap = []
     for node in dict.fromkeys(roots):
-        if deps.get(node, 0) == 0:
+        if not deps[node]:
             heappush(heap, (-node._seq, id(node), node))
     prev = GradMode.enabled
     GradMode.enabled = create_graph

@@ -14,6 +14,7 @@ import weakref
 
 from .. import _tensor_base
 from .anomaly_mode import AnomalyMode
+from .grad_mode import GradMode
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor", "gradient_edge", "RemovableHandle",
            "NO_EDGE"]
@@ -180,7 +181,6 @@ class AccumulateGrad(Node):
         return Node.__call__(self, grads)
 
     def apply(self, grads):
-        from .grad_mode import GradMode
         new = grads[0]
         if new is None:
             return ()
@@ -305,6 +305,8 @@ def gradient_edge(tensor):
         return NO_EDGE
     acc = tensor._grad_acc() if tensor._grad_acc is not None else None
     if acc is None:
+        if tensor._requires_grad_of_base:  # Note [views of a base without history]
+            return NO_EDGE
         acc = AccumulateGrad(tensor)
         tensor._grad_acc = weakref.ref(acc)
     return (acc, 0)

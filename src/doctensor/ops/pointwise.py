@@ -302,13 +302,13 @@ def check_inplace(t):
         from .views import handle_view_on_rebase
         handle_view_on_rebase(t)  # Note [view + in-place errors]
     if t._requires_grad:
+        base = t._base  # torch asks a differentiable view first whether its base is a leaf
+        if base is not None and base._grad_fn is None and t._view_version is not None:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                               "an in-place operation.")
         if t._grad_fn is None:  # a view whose grad_fn is not regenerated yet is one too (torch)
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
-        base = t._base
-        if base is not None and base._grad_fn is None and base._requires_grad:
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
-                               "an in-place operation.")
 
 
 def rebase_history(self, op, inputs, attrs, originals=None):

@@ -70,8 +70,10 @@ def _view_from_geometry(t, shape, strides, offset, op, attrs, record_grad=True):
             if t._creation_meta is not None:
                 out._creation_meta = t._creation_meta  # a view of a view inherits it
         else:
-            if t._requires_grad:
-                out._requires_grad = True  # a differentiable view, made in no_grad mode
+            if out._base._requires_grad:  # a differentiable view, made in no_grad mode: it
+                out._requires_grad = out._requires_grad_of_base = True  # has no edge itself
+                if out._base._grad_fn is None:
+                    _watch_base(out)  # Note [views of a base without history]
             elif not t._inference:
                 _watch_base(out)
             _mark_no_grad_view(out, t)
@@ -95,6 +97,16 @@ def _mark_no_grad_view(out, t):
 # are dropped whenever the list has doubled), and the in-place op that gives the base history
 # marks the views still alive (``mark_plain_views``); their stale ``_view_version`` then
 # regenerates their grad_fn when they are next used.
+#
+# ``base.requires_grad_(flag)`` on such a base (or on the base of a view made in no_grad
+# mode) sets the watched views' ``requires_grad`` to follow (``base_requires_grad_changed``),
+# yet leaves them leaves with no grad_fn and, unless they asked for it themselves, no
+# AccumulateGrad (``_requires_grad_of_base``): an op on one records no edge into it, so its
+# gradient reaches neither it nor the base, as in torch::
+#
+#     y = torch.zeros(3);  v = y[1:];  y.requires_grad_()
+#     v.requires_grad, v.grad_fn    ->  True, None;   (v * 2).sum().backward() -> no grads
+#     y.requires_grad_(False)       ->  v.requires_grad is False again
 
 def _watch_base(view):
     base = view._base
@@ -116,6 +128,19 @@ def mark_plain_views(base):
             v = ref()
             if v is not None:
                 v._requires_grad = True
+
+
+def base_requires_grad_changed(base):
+    """``base.requires_grad_()`` on a leaf: its watched views without history follow it."""
+    value = base._requires_grad
+    for ref in base.__dict__["_plain_views"]:
+        v = ref()
+        if v is None or v._grad_fn is not None:
+            continue
+        if value and not v._requires_grad:
+            v._requires_grad = v._requires_grad_of_base = True
+        elif not value and v._requires_grad_of_base:
+            v._requires_grad = v._requires_grad_of_base = False
 
 
 def expand_gradient(grad, size):
@@ -507,8 +532,10 @@ def multi_view(t, op, pieces, attrs):
     else:
         for o in outs:
             o._view_version = o._vc.value
-            o._requires_grad = t._requires_grad
+            o._requires_grad = o._requires_grad_of_base = t._requires_grad
             _mark_no_grad_view(o, t)
+            if t._requires_grad and o._base._grad_fn is None:
+                _watch_base(o)  # Note [views of a base without history]
     if not t._requires_grad and not t._inference:
         for o in outs:
             _watch_base(o)  # Note [views of a base without history]
