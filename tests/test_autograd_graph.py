@@ -34,6 +34,17 @@ def names(fns):
 
 
 SCENARIOS = {
+    # -- in-place restrides: t_ and transpose_ ----------------------------------------------------
+    "t_inplace": """
+        x = torch.ones(2, 3, requires_grad=True); y = x.clone(); y.t_()
+        (y * torch.arange(2.)).sum().backward()
+        b = torch.arange(3.); b.t_(); c = torch.arange(6.).view(2, 3); c.t_()
+        out = y, y.grad_fn.name(), y.stride(), y._version, x.grad, b._version, c, c.stride()""",
+    "t_inplace_errors": """
+        x = torch.ones(2, 2, 2); x.t_()""",
+    "transpose_inplace": """
+        x = torch.ones(2, 3, requires_grad=True); y = x.clone(); y.transpose_(0, 1)
+        out = y.grad_fn.name(), y.stride(), y._version""",
     # -- CopySlices: in-place through views of tensors with history -----------------------------
     "setitem_copyslices": """
         x = torch.ones(3, requires_grad=True); y = x.clone(); y[0] = 5

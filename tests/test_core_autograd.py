@@ -315,3 +315,32 @@ def test_article_setitem_on_leaf_after_backward():
         y[0, 0] = 0.5
         return err, y, loss
     same_outcome(scenario)
+
+
+SCALAR_OF_GRAD = """
+import warnings, math
+import {lib} as torch
+r = torch.ones(2, requires_grad=True)
+seen = []
+for convert in (int, bool, lambda t: t.item(), float, float, complex, math.exp):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        convert(r[0])
+    seen.append([(w.category.__name__, str(w.message)) for w in caught])
+print(seen)
+"""
+
+
+def test_float_of_tensor_requiring_grad_warns_once_per_process():
+    """float()/complex() warn once per process (torch's TORCH_WARN_ONCE); a fresh interpreter
+    per library, since the "once" is process state."""
+    import subprocess
+    import sys
+
+    def run(lib):
+        return subprocess.run([sys.executable, "-c", SCALAR_OF_GRAD.format(lib=lib)],
+                              capture_output=True, text=True, check=True).stdout
+
+    ours, theirs = run("doctensor"), run("torch")
+    assert ours == theirs
+    assert "Converting a tensor with requires_grad=True" in theirs

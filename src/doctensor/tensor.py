@@ -41,6 +41,22 @@ _NON_LEAF_REQUIRES_GRAD = (
     "var.detach().")
 
 
+_SCALAR_OF_GRAD_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
+_scalar_of_grad_warned = False
+
+
+def _warn_scalar_of_grad():
+    """float() and complex() of a tensor that requires grad warn once per process, as torch's
+    TORCH_WARN_ONCE does (int(), bool() and item() do not warn)."""
+    global _scalar_of_grad_warned
+    if not _scalar_of_grad_warned:
+        _scalar_of_grad_warned = True
+        warnings.warn(_SCALAR_OF_GRAD_WARNING, UserWarning, stacklevel=3)
+
+
 def _size_args(size):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         return tuple(size[0])
@@ -333,7 +349,14 @@ class Tensor(TensorBase):
         return self._backend.to_host(self._data).tolist()
 
     def __float__(self):
+        if self.requires_grad:
+            _warn_scalar_of_grad()
         return float(self.item())
+
+    def __complex__(self):
+        if self.requires_grad:
+            _warn_scalar_of_grad()
+        return complex(self.item())
 
     def __int__(self):
         return int(self.item())
@@ -424,6 +447,9 @@ class Tensor(TensorBase):
 
     def t(self):
         return V.make_view(self, V.t, {})
+
+    def t_(self):
+        return V.restride_(self, V.t_inplace, {})
 
     @property
     def T(self):

@@ -321,6 +321,17 @@ def _(ctx, grad):
     return (grad.t(),)
 
 
+@view_op("t_", "TBackward1")
+def t_inplace(shape, strides, offset):
+    if len(shape) > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                           f"{len(shape)}D")
+    return t.geometry(shape, strides, offset)
+
+
+t_inplace.def_backward(t.backward)
+
+
 @view_op("permute", "PermuteBackward0")
 def permute(shape, strides, offset, dims):
     n = len(shape)
