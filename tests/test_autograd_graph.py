@@ -40,6 +40,10 @@ SCENARIOS = {
         (y * torch.arange(2.)).sum().backward()
         b = torch.arange(3.); b.t_(); c = torch.arange(6.).view(2, 3); c.t_()
         out = y, y.grad_fn.name(), y.stride(), y._version, x.grad, b._version, c, c.stride()""",
+    "prod_dim_with_zeros": """
+        x = torch.tensor([[1., 2., 0.], [3., 0., 0.], [2., 2., 2.]], requires_grad=True)
+        y = x.prod(1); z = x.prod(0, keepdim=True); (y.sum() + (z * 2).sum()).backward()
+        out = y, z, y.grad_fn.name(), x.grad, torch.arange(12).view(3, 4).prod(1)""",
     "t_inplace_errors": """
         x = torch.ones(2, 2, 2); x.t_()""",
     "transpose_inplace": """

@@ -183,6 +183,10 @@ OPS = [
     # float16 prod rounds differently from torch's (its accumulation order is not reproduced)
     OpInfo("prod", lambda T, x: x.prod(), REDUCE, domain=(0.5, 1.5),
            dtypes=tuple(d for d in ALL if d != "float16")),
+    OpInfo("prod_dim", lambda T, x: x.prod(0), REDUCE_DIM, domain=(0.5, 1.5),
+           dtypes=tuple(d for d in ALL if d != "float16")),
+    OpInfo("prod_dim_keep", lambda T, x: T.prod(x, -1, keepdim=True), REDUCE_DIM[:-1],
+           domain=(0.5, 1.5), dtypes=tuple(d for d in ALL if d != "float16")),
     OpInfo("max", lambda T, x: x.max(), REDUCE),
     OpInfo("min", lambda T, x: T.min(x), REDUCE),
     OpInfo("max_dim", lambda T, x: x.max(0), REDUCE_DIM[:-1]),
@@ -238,6 +242,13 @@ OPS = [
     OpInfo("repeat_tuple", lambda T, x: x.repeat((1, 2)), [(3, 4), (4,), ((3, 4), "T"),
                                                             (2, 3, 4)]),
     OpInfo("repeat_zero", lambda T, x: x.repeat(0, 2), [(3, 4), (4,), (0,)]),
+    # flip: empty samples left out: torch's result keeps an empty input's strides, doctensor's
+    # empty results are contiguous (a known gap, shared with the pointwise ops)
+    OpInfo("flip", lambda T, x: x.flip(0), [s for s in UNARY if s != (0,)]),
+    OpInfo("flip_dims", lambda T, x: T.flip(x, (0, -1)), [s for s in REDUCE_DIM if s != (0, 3)]),
+    OpInfo("cumsum", lambda T, x: x.cumsum(0), UNARY),
+    OpInfo("cumsum_last", lambda T, x: T.cumsum(x, -1), REDUCE_DIM),
+    OpInfo("cumsum_dtype", lambda T, x: x.cumsum(0, dtype=T.float64), REDUCE_DIM),
     # -- sorting (torch's CPU sort is stable: integer ties keep their order) ----------------
     OpInfo("sort", lambda T, x: x.sort(), UNARY),
     OpInfo("sort_desc_dim0", lambda T, x: T.sort(x, 0, descending=True), UNARY),

@@ -26,6 +26,7 @@ __all__ = [
     "t", "permute", "narrow", "select", "unbind", "split", "chunk", "diagonal", "clone",
     "detach", "sign", "reciprocal", "all", "any", "square",
     "rsqrt", "log1p", "expm1", "round", "sort", "argsort", "topk", "norm", "masked_fill",
+    "flip", "cumsum",
     # nn ops that torch also exposes as torch.* (ops/nn_ops.py)
     "softmax", "log_softmax", "dropout", "addcmul", "addcdiv", "lerp", "embedding",
     "layer_norm", "batch_norm", "binary_cross_entropy_with_logits",
@@ -252,8 +253,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     return input.mean(dim, keepdim, dtype=dtype)
 
 
-def prod(input, *, dtype=None):
-    return input.prod(dtype=dtype)
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    return input.prod(dim, keepdim, dtype=dtype)
 
 
 def max(input, dim=None, keepdim=False):
@@ -308,6 +309,14 @@ concat = cat
 
 def stack(tensors, dim=0):
     return joining.stack(tensors, dim)
+
+
+def flip(input, dims):
+    return input.flip(dims)
+
+
+def cumsum(input, dim, *, dtype=None):
+    return input.cumsum(dim, dtype=dtype)
 
 
 def equal(input, other):

@@ -451,6 +451,12 @@ class Tensor(TensorBase):
     def t_(self):
         return V.restride_(self, V.t_inplace, {})
 
+    def flip(self, *dims):
+        return joining.flip(self, _size_args(dims))
+
+    def cumsum(self, dim, dtype=None):
+        return reduction.cumsum(self, dim, dtype)
+
     @property
     def T(self):
         n = self._data.ndim
@@ -869,8 +875,8 @@ class Tensor(TensorBase):
     def sum_to_size(self, *size):
         return reduction.sum_to_size(self, _size_args(size))
 
-    def prod(self, dtype=None):
-        return reduction.prod(self, dtype)
+    def prod(self, dim=None, keepdim=False, dtype=None):
+        return reduction.prod(self, dim, keepdim, dtype)
 
     def max(self, dim=None, keepdim=False):
         if isinstance(dim, Tensor):

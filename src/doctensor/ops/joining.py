@@ -1,11 +1,12 @@
-"""Joining tensors: cat and stack."""
+"""Copies that rearrange whole tensors: cat, stack, repeat and flip."""
 
 from .._dtypes import result_type
 from .._strides import wrap_dim
 from ._registry import declare, needs_grad, record, wrap_result
+from .creation import preserve_layout
 from .pointwise import check_same_device
 
-__all__ = ["cat", "stack"]
+__all__ = ["cat", "stack", "repeat", "flip"]
 
 
 def _prepare(tensors, name):
@@ -139,3 +140,29 @@ def repeat(t, repeats):
                                f"[{', '.join(map(str, target))}]")
     out = _repeat.forward(t._backend.xp, t._data, repeats)
     return _run(_repeat, [t], out, {"repeats": repeats})
+
+
+# -- flip ------------------------------------------------------------------------------------
+
+@declare("flip", "FlipBackward0")
+def _flip(xp, a, dims):
+    if not a.size:  # nothing to move (and NumPy would give the copy zero strides)
+        return a.copy(order="K")
+    return xp.flip(a, axis=dims).copy(order="K")
+
+
+@_flip.def_backward
+def _(ctx, grad):
+    return (grad.flip(ctx.dims),)
+
+
+def flip(t, dims):
+    """A copy of ``t`` with the order of elements reversed along ``dims``, laid out like ``t``."""
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    ndim = t._data.ndim
+    wrapped = tuple(wrap_dim(d, max(ndim, 1)) for d in dims)
+    for d in set(wrapped):
+        if wrapped.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    out = preserve_layout(_flip.forward(t._backend.xp, t._data, wrapped if ndim else ()), t)
+    return _run(_flip, [t], out, {"dims": wrapped})

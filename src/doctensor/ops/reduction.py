@@ -179,23 +179,45 @@ def _(ctx, grad):
     x = ctx.self
     if bool((x == 0).any()):
         return (grad * _prod_others(x),)
-    return (grad * ctx.result / x,)
+    return (grad * (ctx.result / x),)
 
 
-def _prod_others(x):
-    """For each element, the product of all the others (no division; zeros allowed)."""
+@declare("prod", "ProdBackward1", saves={"self": (0,), "result": (0,)})
+def prod_dim(xp, a, dim, keepdim=False, dtype=None):
+    return _done(xp.prod(a, axis=dim, keepdims=keepdim, dtype=_acc(dtype)), dtype)
+
+
+@prod_dim.def_backward
+def _(ctx, grad):
+    x, result = ctx.self, ctx.result
+    if not ctx.keepdim and x.dim():
+        grad, result = grad.unsqueeze(ctx.dim), result.unsqueeze(ctx.dim)
+    if bool((x == 0).any()):
+        return (grad * _prod_others(x, ctx.dim),)
+    return (grad * (result / x),)
+
+
+def _prod_others(x, dim=None):
+    """For each element, the product of the others along ``dim`` (all elements when None),
+    from exclusive cumulative products: no division, so zeros are fine."""
     xp = x._backend.xp
-    flat = x._data.reshape(-1)
-    one = xp.ones(1, dtype=flat.dtype)
-    left = xp.concatenate([one, xp.cumprod(flat)[:-1]])
-    right = xp.concatenate([xp.cumprod(flat[::-1])[::-1][1:], one])
-    return wrap_result((left * right).reshape(x._data.shape), x)
+    a = x._data.reshape(-1) if dim is None else xp.moveaxis(x._data, dim, -1)
+    one = xp.ones(a.shape[:-1] + (1,), dtype=a.dtype)
+    left = xp.concatenate([one, xp.cumprod(a, axis=-1)[..., :-1]], axis=-1)
+    right = xp.concatenate([xp.cumprod(a[..., ::-1], axis=-1)[..., ::-1][..., 1:], one], axis=-1)
+    others = left * right
+    others = others.reshape(x._data.shape) if dim is None else xp.moveaxis(others, -1, dim)
+    return wrap_result(xp.ascontiguousarray(others), x)
 
 
-def prod(t, dtype=None):
+def prod(t, dim=None, keepdim=False, dtype=None):
+    """prod of all elements, or along one ``dim`` (ints accumulate in int64, as torch)."""
     src = _BY_NP[t._data.dtype]
     out_dt = dtype or (int64 if src.category < 2 else src)
-    return _run(prod_all, t, {"dtype": out_dt.np})
+    if dim is None:
+        return _run(prod_all, t, {"dtype": out_dt.np})
+    dim = S.wrap_dim(dim, t._data.ndim)
+    return _run(prod_dim, t, {"dim": dim, "keepdim": keepdim, "dtype": out_dt.np})
 
 
 # -- var and std ----------------------------------------------------------------------------------
@@ -433,3 +455,33 @@ def norm(t, p="fro", dim=None, keepdim=False, dtype=None):
                            f"{'this dimension is empty and ' if dims else ''}the operation does "
                            "not have an identity")
     return _run(vector_norm, t, {"ord": p, "dims": dims, "keepdim": keepdim})
+
+
+# -- cumsum ---------------------------------------------------------------------------------------
+
+@declare("cumsum", "CumsumBackward0")
+def cumsum_op(xp, a, dim, dtype):
+    # torch's CPU scan accumulates in acc_type: double for float, float for half
+    acc = np.float64 if dtype == np.float32 else _acc(dtype)
+    return xp.cumsum(a, axis=dim, dtype=acc).astype(dtype, copy=False)
+
+
+@cumsum_op.def_backward
+def _(ctx, grad):
+    # each input element feeds every later output: the reversed cumulative sum of grad
+    if grad.dim() == 0:
+        return (grad,)
+    return (grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim),)
+
+
+def cumsum(t, dim, dtype=None):
+    """Cumulative sum along ``dim`` (integers and bools accumulate in int64, as torch)."""
+    src = _BY_NP[t._data.dtype]
+    out_dt = dtype or (int64 if src.category < 2 else src)
+    dim = S.wrap_dim(dim, max(t._data.ndim, 1))
+    a = t._data if t._data.ndim else t._data.reshape(1)
+    out = cumsum_op.forward(t._backend.xp, a, dim=dim, dtype=out_dt.np).reshape(t._data.shape)
+    result = wrap_result(contiguous_result(out, t._backend.xp), t)
+    if needs_grad((t,)):
+        record(cumsum_op, (t,), (result,), {"dim": dim, "dtype": out_dt.np})
+    return result
