@@ -532,6 +532,18 @@ def _to_f32(s, y32, y64=None):
         np.copyto(y64, y32)
 
 
+def _poly_times_z(c64, z, z64, out, s, y64):
+    """out = fma(fma(c0, z, c1), z, c2) * z in float32, each fma rounded once (s and y64 are
+    float64 scratch; y64 is left holding the inner fma)."""
+    np.multiply(z64, c64[0], out=s)
+    np.add(s, c64[1], out=s)
+    _to_f32(s, out, y64)
+    np.multiply(y64, z64, out=s)
+    np.add(s, c64[2], out=s)
+    _to_f32(s, out)
+    np.multiply(out, z, out=out)
+
+
 def _radius(k, radius, f64, f32, u32):
     """radius = sqrt(-2 L(u1)) with u1 = 1 - (k AND FFFFFF) 2**-24 (log_f32, steps 1-7); the
     words ``k`` are overwritten."""
@@ -605,13 +617,7 @@ def _sincos(k, f64, f32, u32):
     np.multiply(r, r, out=z)
     np.copyto(z64, z)
     # cosine: p = fma(fma(C0, z, C1), z, C2) * z; p = fma(p, z, -(z * 0.5)) + 1
-    np.multiply(z64, _COS_C64[0], out=s)
-    np.add(s, _COS_C64[1], out=s)
-    _to_f32(s, p, y64)
-    np.multiply(y64, z64, out=s)
-    np.add(s, _COS_C64[2], out=s)
-    _to_f32(s, p)
-    np.multiply(p, z, out=p)
+    _poly_times_z(_COS_C64, z, z64, p, s, y64)
     np.copyto(y64, p)
     np.multiply(y64, z64, out=s)
     np.multiply(z64, -0.5, out=y64)
@@ -620,13 +626,7 @@ def _sincos(k, f64, f32, u32):
     np.add(p, _ONE, out=p)
     # sine: q = fma(fma(S0, z, S1), z, S2) * z; q = fma(q, r, r)
     q = a
-    np.multiply(z64, _SIN_S64[0], out=s)
-    np.add(s, _SIN_S64[1], out=s)
-    _to_f32(s, q, y64)
-    np.multiply(y64, z64, out=s)
-    np.add(s, _SIN_S64[2], out=s)
-    _to_f32(s, q)
-    np.multiply(q, z, out=q)
+    _poly_times_z(_SIN_S64, z, z64, q, s, y64)
     np.copyto(y64, q)
     np.multiply(y64, r64, out=s)
     np.add(s, r64, out=s)
