@@ -25,11 +25,22 @@ def normalize_dims(dim, ndim):
     return dims
 
 
+def _keep_dims(dims, keepdim, ndim, *tensors):
+    """``tensors`` (results of a reduction over the sorted ``dims`` of an ``ndim``-d input)
+    with the reduced dims back as size 1, as ``keepdim=True`` would have left them."""
+    if keepdim or not ndim:
+        return tensors
+    out = []
+    for t in tensors:
+        for d in dims:
+            t = t.unsqueeze(d)
+        out.append(t)
+    return tuple(out)
+
+
 def _expand_back(grad, shape, dims, keepdim):
     """Broadcast a reduced gradient back to the input shape."""
-    if not keepdim and len(shape):
-        for d in dims:
-            grad = grad.unsqueeze(d)
+    grad, = _keep_dims(dims, keepdim, len(shape), grad)
     return grad.expand(shape)
 
 
@@ -189,9 +200,8 @@ def prod_dim(xp, a, dim, keepdim=False, dtype=None):
 
 @prod_dim.def_backward
 def _(ctx, grad):
-    x, result = ctx.self, ctx.result
-    if not ctx.keepdim and x.dim():
-        grad, result = grad.unsqueeze(ctx.dim), result.unsqueeze(ctx.dim)
+    x = ctx.self
+    grad, result = _keep_dims((ctx.dim,), ctx.keepdim, x.dim(), grad, ctx.result)
     if bool((x == 0).any()):
         return (grad * _prod_others(x, ctx.dim),)
     return (grad * (result / x),)
@@ -317,10 +327,7 @@ def min_dim(xp, a, dim, keepdim):
 
 def _select_backward(ctx, grad):
     shape = ctx.input_meta[0][0]
-    idx = ctx.indices
-    if not ctx.keepdim and len(shape):
-        grad = grad.unsqueeze(ctx.dim)
-        idx = idx.unsqueeze(ctx.dim)
+    grad, idx = _keep_dims((ctx.dim,), ctx.keepdim, len(shape), grad, ctx.indices)
     xp = grad._backend.xp
     arange_shape = [1] * len(shape)
     if len(shape):
@@ -409,9 +416,8 @@ def vector_norm(xp, a, ord, dims, keepdim):
 def _(ctx, grad):
     # torch's norm_backward (FunctionsManual.cpp), formula for formula
     x, norm, p, dims = ctx.self, ctx.result, ctx.ord, ctx.dims
-    if not ctx.keepdim and x.dim() and dims is not None:
-        for d in dims:
-            grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
+    if dims is not None:
+        grad, norm = _keep_dims(dims, ctx.keepdim, x.dim(), grad, norm)
     if p == 0:
         return (None,)
     if p == 1:
