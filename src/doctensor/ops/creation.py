@@ -14,7 +14,13 @@ from ..backends import for_device
 from ..device import CPU, as_device
 from . import _registry as R
 from ._registry import declare, needs_grad, record
-from .pointwise import check_inplace, check_no_internal_overlap, rebase_history
+from .pointwise import (
+    check_inplace,
+    check_no_internal_overlap,
+    copy_as,
+    rebase_history,
+    strided_zeros,
+)
 
 __all__ = ["new_tensor", "tensor", "full", "empty", "arange", "linspace", "eye", "from_numpy",
            "as_tensor", "clone", "to", "copy_", "fill_", "zero_", "empty_strided"]
@@ -213,21 +219,6 @@ def empty_strided(size, stride, dtype=None, device=None, requires_grad=False):
     backend = for_device(device)
     data = strided_zeros(size, stride, dtype.np, backend)
     return _wrap(R.Tensor, data, device, backend, requires_grad)
-
-
-def strided_zeros(shape, strides, np_dtype, backend):
-    """A zero array of ``shape`` with element ``strides``, over a fresh buffer of exactly the
-    elements those strides reach (torch's storage size for empty_strided)."""
-    span = 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, strides))
-    buf = backend.xp.zeros(span, dtype=np_dtype)
-    return backend.as_strided(buf, tuple(shape), tuple(strides), 0)
-
-
-def copy_as(data, strides, backend):
-    """A copy of the array ``data`` with element ``strides``."""
-    out = strided_zeros(data.shape, strides, data.dtype, backend)
-    out[...] = data
-    return out
 
 
 def preserve_layout(data, t):

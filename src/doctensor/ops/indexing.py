@@ -219,7 +219,7 @@ def _index_layout(out, src, np_idx):
     idx_st = [0] * start + block + [0] * (out.ndim - start - nb)
     strides = iter_output_strides(out.shape, [(out.shape, tuple(self_st)),
                                               (out.shape, tuple(idx_st))])
-    return layout_as(out, strides, src._backend.xp, copy=copy)
+    return layout_as(out, strides, src._backend, copy=copy)
 
 
 def _torch_index_error(e, t):

@@ -64,21 +64,31 @@ def promote(args):
 def torch_layout(out, tensors):
     """``out`` laid out in memory as torch lays out a pointwise result (Note [output layout])."""
     strides = iter_output_strides(out.shape, [(t._data.shape, t.stride()) for t in tensors])
-    return layout_as(out, strides, tensors[0]._backend.xp)
+    return layout_as(out, strides, tensors[0]._backend)
 
 
-def layout_as(out, strides, xp, copy=False):
-    """``out``'s values in an array with element ``strides`` (dense in some order)."""
+def layout_as(out, strides, backend, copy=False):
+    """``out``'s values in an array with element ``strides`` (``out`` itself when it has them
+    and no ``copy`` is asked for)."""
     item = out.itemsize
     if out.strides == tuple(s * item for s in strides):
-        return xp.array(out, copy=True) if copy else out
-    order = sorted(range(out.ndim), key=lambda d: -strides[d])
-    inverse = [0] * out.ndim
-    for i, d in enumerate(order):
-        inverse[d] = i
-    new = xp.empty([out.shape[d] for d in order], dtype=out.dtype).transpose(inverse)
-    new[...] = out
-    return new
+        return backend.xp.array(out, copy=True) if copy else out
+    return copy_as(out, strides, backend)
+
+
+def strided_zeros(shape, strides, np_dtype, backend):
+    """A zero array of ``shape`` with element ``strides``, over a fresh buffer of exactly the
+    elements those strides reach (torch's storage size for empty_strided)."""
+    span = 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, strides))
+    buf = backend.xp.zeros(span, dtype=np_dtype)
+    return backend.as_strided(buf, tuple(shape), tuple(strides), 0)
+
+
+def copy_as(data, strides, backend):
+    """A copy of the array ``data`` with element ``strides``."""
+    out = strided_zeros(data.shape, strides, data.dtype, backend)
+    out[...] = data
+    return out
 
 
 def _as_array(out, xp):
