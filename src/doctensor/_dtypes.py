@@ -20,15 +20,16 @@ class dtype:
     """A tensor element type, printed as torch prints it (``torch.float32``)."""
 
     __slots__ = ("name", "np", "itemsize", "is_floating_point", "is_signed", "scalar_name",
-                 "category", "__weakref__")
+                 "c_name", "category", "__weakref__")
 
-    def __init__(self, name, np_dtype, scalar_name, category):
+    def __init__(self, name, np_dtype, scalar_name, c_name, category):
         self.name = name
         self.np = np.dtype(np_dtype)
         self.itemsize = self.np.itemsize
         self.is_floating_point = category == 2
         self.is_signed = name not in ("uint8", "bool")
-        self.scalar_name = scalar_name
+        self.scalar_name = scalar_name  # torch's ScalarType name: Float, Long, ...
+        self.c_name = c_name  # the C++ type torch's error texts name: float, long int, ...
         self.category = category  # 0 bool, 1 integral, 2 floating
 
     @property
@@ -40,15 +41,15 @@ class dtype:
 
 
 
-float16 = dtype("float16", np.float16, "Half", 2)
-float32 = dtype("float32", np.float32, "Float", 2)
-float64 = dtype("float64", np.float64, "Double", 2)
-uint8 = dtype("uint8", np.uint8, "Byte", 1)
-int8 = dtype("int8", np.int8, "Char", 1)
-int16 = dtype("int16", np.int16, "Short", 1)
-int32 = dtype("int32", np.int32, "Int", 1)
-int64 = dtype("int64", np.int64, "Long", 1)
-bool_ = dtype("bool", np.bool_, "Bool", 0)
+float16 = dtype("float16", np.float16, "Half", "c10::Half", 2)
+float32 = dtype("float32", np.float32, "Float", "float", 2)
+float64 = dtype("float64", np.float64, "Double", "double", 2)
+uint8 = dtype("uint8", np.uint8, "Byte", "unsigned char", 1)
+int8 = dtype("int8", np.int8, "Char", "signed char", 1)
+int16 = dtype("int16", np.int16, "Short", "short int", 1)
+int32 = dtype("int32", np.int32, "Int", "int", 1)
+int64 = dtype("int64", np.int64, "Long", "long int", 1)
+bool_ = dtype("bool", np.bool_, "Bool", "bool", 0)
 half, float, double = float16, float32, float64  # noqa: A001 (torch's aliases)
 short, int, long = int16, int32, int64  # noqa: A001
 

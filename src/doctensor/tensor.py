@@ -6,6 +6,7 @@ import weakref
 
 from . import _strides as S
 from . import _tensor_str, autograd
+from ._dtypes import ALL as ALL_DTYPES
 from ._dtypes import bool_, float16, float32, float64, int8, int16, int32, int64, uint8
 from ._dtypes import dtype as dtype_cls
 from ._tensor_base import TensorBase, alias
@@ -139,7 +140,7 @@ class Tensor(TensorBase):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                                 f"type {type(value).__name__}")
             if value.dtype is not self.dtype:
-                name = _C_TYPE_NAMES[value.dtype.name]
+                name = value.dtype.c_name
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{name}'"
                     f" to a tensor with grad_dtype '{self.dtype.scalar_name}'. The gradient must "
@@ -980,36 +981,23 @@ class Tensor(TensorBase):
         ``to`` that dtype (self when unchanged)."""
         cuda = self._device.type == "cuda"
         if dtype is None:
-            return f"torch.{'cuda.' if cuda else ''}{_LEGACY_NAMES[self.dtype.name]}"
+            return f"torch.{'cuda.' if cuda else ''}{self.dtype.scalar_name}Tensor"
         if isinstance(dtype, str):
             name = dtype
             on_cuda = name.startswith("torch.cuda.")
             name = name[len("torch.cuda."):] if on_cuda else name[len("torch."):] \
                 if name.startswith("torch.") else None
-            by_name = {v: k for k, v in _LEGACY_NAMES.items()}
-            if name not in by_name:
+            if name not in _DTYPES_BY_LEGACY_NAME:
                 raise ValueError(f"invalid type: '{dtype}'")
             device = self._device if on_cuda == cuda else ("cuda" if on_cuda else "cpu")
-            return creation.to(self, device, _DTYPES_BY_NAME[by_name[name]])
+            return creation.to(self, device, _DTYPES_BY_LEGACY_NAME[name])
         if not isinstance(dtype, dtype_cls):
             raise TypeError("dtype must be a type, str, or dtype object")
         return creation.to(self, dtype=dtype)
 
 
-# the legacy tensor type names that ``Tensor.type()`` gives and takes
-_LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
-                 "bfloat16": "BFloat16Tensor", "int64": "LongTensor", "int32": "IntTensor",
-                 "int16": "ShortTensor", "int8": "CharTensor", "uint8": "ByteTensor",
-                 "bool": "BoolTensor"}
-_DTYPES_BY_NAME = {d.name: d for d in (float16, float32, float64, int8, int16, int32, int64,
-                                       uint8, bool_)}
-
-
-# C++ type names, as torch's grad-assignment error prints them
-_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
-                 "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
-                 "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-                 "bool": "bool"}
+# the legacy tensor type names that ``Tensor.type()`` gives and takes: torch.FloatTensor, ...
+_DTYPES_BY_LEGACY_NAME = {f"{d.scalar_name}Tensor": d for d in ALL_DTYPES}
 
 
 def _inference_mode_on():

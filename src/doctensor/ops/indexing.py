@@ -377,7 +377,7 @@ def masked_fill(t, mask, value, in_place=False):
                            f"match the broadcast shape [{', '.join(map(str, shape))}]")
     if mask._data.dtype != np.bool_:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           + _C_NAMES.get(mask._data.dtype.name, mask._data.dtype.name))
+                           + _dtypes._BY_NP[mask._data.dtype].c_name)
     check_same_device([t, mask])
     if isinstance(value, R.Tensor):
         if value._data.ndim:
@@ -407,9 +407,3 @@ def masked_fill(t, mask, value, in_place=False):
     if grad:
         rebase_history(t, op, inputs, {})
     return t
-
-
-# C type names, as torch's mask-dtype error prints them
-_C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-            "uint8": "unsigned char", "float32": "float", "float64": "double",
-            "float16": "c10::Half"}

@@ -8,16 +8,10 @@ from .pointwise import check_same_device
 
 __all__ = ["mm", "mv", "dot", "bmm", "addmm", "matmul"]
 
-_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-            "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-            "bool": "bool"}
-
-
 def _same_dtype(a, b, what="m1 and m2"):
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected {what} to have the same dtype, but got: "
-                           f"{_C_NAMES[_BY_NP[a._data.dtype].name]} != "
-                           f"{_C_NAMES[_BY_NP[b._data.dtype].name]}")
+                           f"{_BY_NP[a._data.dtype].c_name} != {_BY_NP[b._data.dtype].c_name}")
 
 
 def _binary(op, a, b, attrs=None):
