@@ -12,7 +12,7 @@ import numpy as np
 
 from .._random_math import fma32
 
-__all__ = ["softmax_cpu"]
+__all__ = ["softmax_cpu", "sum_left_to_right"]
 
 # Note [softmax kernel]
 # torch's CPU softmax (aten/src/ATen/native/cpu/SoftMaxKernel.cpp, AVX512 build: vectors of
@@ -236,26 +236,24 @@ def _row_sum(e):
     """vec::reduce_all(+) over the last axis (see Note [softmax kernel])."""
     lanes = 64 // e.itemsize
     n = e.shape[-1]
-    if n < lanes:  # left to right: what add.accumulate does, in e's dtype
-        return np.add.accumulate(e, axis=-1)[..., -1]
+    if n < lanes:
+        return sum_left_to_right(e, -1)
     whole = n - n % lanes
     acc = e[..., :lanes].copy()
     for d in range(lanes, whole, lanes):
         acc += e[..., d:d + lanes]
     acc[..., :n - whole] += e[..., whole:]
     if e.dtype != np.float32:  # only float has a shuffle tree (VecReduceAllSIMD)
-        return _sum_left_to_right(acc, -1)
+        return sum_left_to_right(acc, -1)
     for w in (8, 4, 2, 1):
         acc = acc[..., :w] + acc[..., w:2 * w]
     return acc[..., 0]
 
 
-def _sum_left_to_right(e, axis):
-    e = np.moveaxis(e, axis, 0)
-    acc = e[0].copy()
-    for row in e[1:]:
-        acc += row
-    return acc
+def sum_left_to_right(e, axis):
+    """The sum along ``axis`` in ``e``'s dtype, strictly left to right (add.accumulate's
+    order; NumPy's sum is pairwise)."""
+    return np.add.accumulate(e, axis=axis).take(-1, axis=axis)
 
 
 @functools.cache
@@ -318,6 +316,6 @@ def softmax_cpu(a, dim, log):
             scalar = _scalar_columns(*x.shape, log)
             if scalar.any():
                 e = np.where(scalar, glibc_expf(shifted), e)
-        s = _sum_left_to_right(e, 1)[:, None]
+        s = sum_left_to_right(e, 1)[:, None]
         out = shifted - ln(s) if log else e / s
     return out.reshape(shape)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._dtypes import int64
 from ._registry import declare, needs_grad, record, wrap_result
-from ._softmax_kernel import softmax_cpu
+from ._softmax_kernel import softmax_cpu, sum_left_to_right
 from .pointwise import QUIET, check_same_device
 
 __all__ = ["softmax", "gelu", "leaky_relu", "nll_loss", "mse_loss",
@@ -314,11 +314,11 @@ def _cascade_sum(values, rows):
 
 
 def _sum_columns(table):
-    """Row sums of a 2-d array, each ``0 + t[0] + t[1] + ...`` left to right: add.accumulate's
-    order, then ``+ 0`` (the leading 0 only matters to a row of zeros: it makes -0. +0.)."""
+    """Row sums of a 2-d array, each ``0 + t[0] + t[1] + ...`` left to right, then ``+ 0``
+    (the leading 0 only matters to a row of zeros: it makes -0. +0.)."""
     if not table.shape[1]:
         return np.zeros(len(table), table.dtype)
-    return np.add.accumulate(table, axis=1)[:, -1] + table.dtype.type(0)
+    return sum_left_to_right(table, 1) + table.dtype.type(0)
 
 
 @nll_loss_op.def_backward
