@@ -10,7 +10,13 @@ import os
 
 import numpy as np
 
-from .._random_math import fma32
+from .._random_math import (  # the halfway test of Note [fused multiply-add]; TwoSum (dfadd2)
+    _F32_HALFWAY,
+    _F32_MIN_NORMAL,
+    _F32_TAIL,
+    _two_sum,
+    fma32,
+)
 
 __all__ = ["softmax_cpu", "sum_left_to_right"]
 
@@ -51,7 +57,6 @@ __all__ = ["softmax_cpu", "sum_left_to_right"]
 # hundred differ in the last bit.
 
 _F = np.float32
-_TAIL, _HALFWAY = np.uint64(2**29 - 1), np.uint64(2**28)
 
 
 def _fma(a, b, c):
@@ -84,9 +89,9 @@ class _UncheckedFma:
     def exact(self):
         """Whether every fma so far was rounded right (Note [deferred fma check])."""
         s = np.concatenate([step[2].reshape(-1) for step in self.steps])
-        if ((np.abs(s) < 2.0**-126) & (s != 0)).any():
+        if ((np.abs(s) < _F32_MIN_NORMAL) & (s != 0)).any():
             return False
-        index = np.flatnonzero((s.view(np.uint64) & _TAIL) == _HALFWAY)
+        index = np.flatnonzero((s.view(np.uint64) & _F32_TAIL) == _F32_HALFWAY)
         if not index.size:
             return True
         ends = np.cumsum([step[2].size for step in self.steps])
@@ -95,9 +100,7 @@ class _UncheckedFma:
             p, c, s = self.steps[k]
             at = index[which == k] - (ends[k] - s.size)
             p, c = (np.broadcast_to(v, s.shape).reshape(-1)[at] for v in (p, c))
-            s = s.reshape(-1)[at]
-            bb = s - p
-            if ((p - (s - bb)) + (c - bb)).any():  # TwoSum's error
+            if _two_sum(p, c)[1].any():  # p + c is not the double s
                 return False
         return True
 
@@ -151,13 +154,6 @@ def _expf_steps(d, fma):
 
 _LN2_HI, _LN2_LO = _F(0.69314718246459960938), _F(-1.904654323148236017e-09)
 _LOG_T = tuple(map(_F, (0.3027294874, 0.3996108174, 0.6666694880)))
-
-
-def _two_sum(x, y):
-    """dfadd2: s + t == x + y exactly."""
-    s = x + y
-    v = s - x
-    return s, (x - (s - v)) + (y - v)
 
 
 def sleef_logf(d):
