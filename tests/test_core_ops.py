@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 import torch  # noqa: F401  (the oracle: fail, not skip, without it)
-from _oracle import DTYPES, FLOATS, assert_same, both, make_input, sample_values
+from _oracle import DTYPES, FLOATS, assert_same, both, make_input, same_outcome, sample_values
 
 ALL = DTYPES + ("float16",)
 NUM = ("float32", "float64", "int64", "int32", "uint8")
@@ -120,6 +120,7 @@ OPS = [
     u("sigmoid", lambda T, x: T.sigmoid(x)),
     u("relu", lambda T, x: x.relu()),
     u("sign", lambda T, x: x.sign()),
+    u("sgn", lambda T, x: T.sgn(x), grad=False),  # torch's gradient: a ZeroTensor (no numpy())
     u("reciprocal", lambda T, x: x.reciprocal(), nonzero=(0,)),
     u("square", lambda T, x: T.square(x)),
     u("clamp", lambda T, x: x.clamp(-1, 1)),
@@ -372,3 +373,15 @@ def test_table_covers_the_issue():
               "max", "min", "argmax", "argmin_dim", "prod", "std", "var", "matmul", "mm", "mv",
               "dot", "bmm", "cat", "stack", "eq", "lt", "gt"}
     assert wanted <= names, wanted - names
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_sign_of_nan_and_signed_zeros(dtype):
+    """torch's sign is (0 < x) - (x < 0): +0. for NaN and -0. (NumPy keeps them); abs's
+    backward multiplies by sgn, so NaN inputs get a zero gradient."""
+    def scenario(T):
+        x = T.tensor([np.nan, -0.0, 0.0, -np.inf, 2.0], dtype=getattr(T, dtype),
+                     requires_grad=True)
+        x.abs().backward(T.ones(5, dtype=x.dtype))
+        return x.sign(), T.sgn(x), x.grad
+    same_outcome(scenario)

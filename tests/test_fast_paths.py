@@ -113,7 +113,7 @@ def test_inf_and_nan_come_silently_and_numpy_state_is_kept():
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
 def test_relu_backward_bits(dtype):
     values = [np.nan, -0.0, np.inf, -np.inf, -3.0, 0.0, 2.0, -0.0]
-    inputs = [1.0, 2.0, -1.0, -2.0, 0.0, 3.0, 4.0, -5.0]
+    inputs = [1.0, 2.0, -1.0, -2.0, 0.0, 3.0, np.nan, -5.0]  # relu(nan) passes the gradient
     for lib in (doctensor, torch):
         x = lib.tensor(inputs, dtype=getattr(lib, dtype), requires_grad=True)
         lib.relu(x).backward(lib.tensor(values, dtype=getattr(lib, dtype)))

@@ -24,7 +24,7 @@ __all__ = [
     "mm", "mv", "dot", "bmm", "addmm", "cat", "concat", "stack", "equal", "allclose", "eq",
     "ne", "lt", "le", "gt", "ge", "reshape", "flatten", "squeeze", "unsqueeze", "transpose",
     "t", "permute", "narrow", "select", "unbind", "split", "chunk", "diagonal", "clone",
-    "detach", "sign", "reciprocal", "all", "any", "square",
+    "detach", "sign", "sgn", "reciprocal", "all", "any", "square",
     "rsqrt", "log1p", "expm1", "round", "sort", "argsort", "topk", "norm", "masked_fill",
     "flip", "cumsum",
     # nn ops that torch also exposes as torch.* (ops/nn_ops.py)
@@ -220,6 +220,10 @@ def relu(input):
 
 def sign(input):
     return input.sign()
+
+
+def sgn(input):
+    return input.sgn()
 
 
 def reciprocal(input):

@@ -748,6 +748,9 @@ class Tensor(TensorBase):
     def sign(self):
         return P.run(P.sign, (self,))
 
+    def sgn(self):
+        return P.run(P.sgn, (self,))
+
     def clamp(self, min=None, max=None):
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")

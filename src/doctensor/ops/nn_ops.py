@@ -16,7 +16,8 @@ import numpy as np
 from .._dtypes import int64
 from ._registry import declare, needs_grad, record, wrap_result
 from ._softmax_kernel import softmax_cpu, sum_left_to_right
-from .pointwise import QUIET, check_same_device
+from .pointwise import QUIET, check_same_device, exp
+from .reduction import sum_dim
 
 __all__ = ["softmax", "gelu", "leaky_relu", "nll_loss", "mse_loss",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "embedding",
@@ -117,8 +118,27 @@ def softmax_op(xp, a, dim):
 
 @softmax_op.def_backward
 def _(ctx, grad):
-    y = ctx.result
-    return ((grad - (grad * y).sum(ctx.dim, keepdim=True)) * y,)
+    return (_apply(softmax_backward_data, (grad, ctx.result), {"dim": ctx.dim}),)
+
+
+def _sum_kept(xp, a, dim):
+    return sum_dim.forward(xp, a, dims=(dim,), keepdim=True, dtype=a.dtype)
+
+
+@declare("_softmax_backward_data", "SoftmaxBackwardDataBackward0", ("grad_output", "output"),
+         saves={"grad_output": (1,), "output": (0, 1)})
+def softmax_backward_data(xp, g, y, dim):
+    return (g - _sum_kept(xp, g * y, dim)) * y
+
+
+@softmax_backward_data.def_backward
+def _(ctx, grad):
+    n, y, dim = ctx.needs_input_grad, ctx.output, ctx.dim
+    if not n[1]:
+        return (_apply(softmax_backward_data, (grad, y), {"dim": dim}), None)
+    g = ctx.grad_output  # torch's softmax_double_backward for the output
+    dy = g * grad - (y * g).sum(dim, keepdim=True) * grad - g * (y * grad).sum(dim, keepdim=True)
+    return (_apply(softmax_backward_data, (grad, y), {"dim": dim}) if n[0] else None, dy)
 
 
 @declare("log_softmax", "LogSoftmaxBackward0", saves={"result": (0,)})
@@ -131,7 +151,20 @@ def log_softmax_op(xp, a, dim):
 
 @log_softmax_op.def_backward
 def _(ctx, grad):
-    return (grad - ctx.result.exp() * grad.sum(ctx.dim, keepdim=True),)
+    return (_apply(log_softmax_backward_data, (grad, ctx.result), {"dim": ctx.dim}),)
+
+
+@declare("_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
+         ("grad_output", "output"), saves={"grad_output": (1,), "output": (0, 1)})
+def log_softmax_backward_data(xp, g, y, dim):
+    return g - exp.forward(xp, y) * _sum_kept(xp, g, dim)
+
+
+@log_softmax_backward_data.def_backward
+def _(ctx, grad):
+    n, e, dim = ctx.needs_input_grad, ctx.output.exp(), ctx.dim
+    return (grad - (grad * e).sum(dim, keepdim=True) if n[0] else None,
+            -ctx.grad_output.sum(dim, keepdim=True) * e * grad if n[1] else None)
 
 
 _erf = np.frompyfunc(math.erf, 1, 1)

@@ -588,17 +588,26 @@ def abs_(xp, a):
 
 @abs_.def_backward
 def _(ctx, grad):
-    return (grad * ctx.self.sign(),)
+    return (grad * run(sgn, (ctx.self,)),)
 
 
-@declare("sign", "SignBackward0")
-def sign(xp, a):
-    return a.copy() if a.dtype == bool else xp.sign(a)
+def _sign(xp, a):
+    """torch's ``(0 < a) - (a < 0)``: NaN and -0. give +0. (NumPy's sign keeps them)."""
+    if a.dtype.kind != "f":
+        return a.copy() if a.dtype == bool else xp.sign(a)
+    out = (a > 0).astype(a.dtype)
+    out -= a < 0
+    return out
 
 
-@sign.def_backward
-def _(ctx, grad):
+def _zero_grad(ctx, grad):
     return (R.zeros_like(grad),)
+
+
+sign = declare("sign", "SignBackward0")(_sign)
+sgn = declare("sgn", "SgnBackward0")(_sign)  # sign for real numbers; abs's backward uses it
+sign.def_backward(_zero_grad)
+sgn.def_backward(_zero_grad)
 
 
 # Note [float32 transcendentals]
@@ -686,8 +695,20 @@ def tanh(xp, a):
 
 @tanh.def_backward
 def _(ctx, grad):
-    r = ctx.result
-    return (grad * (1 - r * r),)
+    return (run(tanh_backward, (grad, ctx.result)),)
+
+
+@declare("tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"),
+         saves={"grad_output": (1,), "output": (0, 1)})
+def tanh_backward(xp, g, y):
+    return g * (1 - y * y)
+
+
+@tanh_backward.def_backward
+def _(ctx, grad):
+    n, y = ctx.needs_input_grad, ctx.output
+    return (run(tanh_backward, (grad, y)) if n[0] else None,
+            grad * (-2 * y * ctx.grad_output) if n[1] else None)
 
 
 @declare("sigmoid", "SigmoidBackward0", saves={"result": (0,)})
@@ -702,8 +723,20 @@ def sigmoid(xp, a):
 
 @sigmoid.def_backward
 def _(ctx, grad):
-    r = ctx.result
-    return (grad * (1 - r) * r,)
+    return (run(sigmoid_backward, (grad, ctx.result)),)
+
+
+@declare("sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"),
+         saves={"grad_output": (1,), "output": (0, 1)})
+def sigmoid_backward(xp, g, y):
+    return g * (1 - y) * y
+
+
+@sigmoid_backward.def_backward
+def _(ctx, grad):
+    n, y = ctx.needs_input_grad, ctx.output
+    return (run(sigmoid_backward, (grad, y)) if n[0] else None,
+            grad * ctx.grad_output * (-2 * y + 1) if n[1] else None)
 
 
 @declare("rsqrt", "RsqrtBackward0", saves={"result": (0,)})
@@ -776,7 +809,21 @@ def relu(xp, a):
 
 @relu.def_backward
 def _(ctx, grad):
-    return (where_tensor(ctx.result > 0, grad, 0),)  # +0. where masked, as torch
+    return (run(threshold_backward, (grad, ctx.result), {"threshold": 0}),)
+
+
+@declare("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
+         saves={"self": (0,)})
+def threshold_backward(xp, grad, x, threshold):
+    """+0. where ``x <= threshold``, else ``grad`` (relu's backward: NaN lets it through)."""
+    return _masked(xp, grad, xp.logical_not(xp.less_equal(x, threshold)))
+
+
+@threshold_backward.def_backward
+def _(ctx, grad):
+    n = ctx.needs_input_grad
+    return (run(threshold_backward, (grad, ctx.self), dict(ctx.attrs)) if n[0] else None,
+            R.zeros_like(grad) if n[1] else None)
 
 
 @declare("clamp", "ClampBackward1", saves={"self": (0,)})
@@ -820,6 +867,15 @@ def _is_plus_zero(value):
     return value.__class__ in (int, float) and value == 0 and math.copysign(1.0, value) > 0
 
 
+def _masked(xp, x, cond):
+    """where(cond, x, +0.) for a floating array ``x``: x's bits times cond (1 or 0) are the
+    same bits, and branch-free; NumPy's where is ~15x slower on an unpredictable mask."""
+    if x.dtype.kind != "f":
+        return _as_array(xp.where(cond, x, x.dtype.type(0)), xp)
+    bits = _UINT_OF_SIZE[x.itemsize]
+    return _as_array(xp.multiply(x.view(bits), cond, dtype=bits), xp).view(x.dtype)
+
+
 def where_tensor(condition, a, b):
     """torch.where(condition, a, b) with a and b tensors or scalars."""
     args = (condition, a, b)
@@ -836,10 +892,7 @@ def where_tensor(condition, a, b):
     cond = condition._data.astype(bool, copy=False)
     x = to_array(a, dt, first)
     if dt.is_floating_point and isinstance(a, R.Tensor) and _is_plus_zero(b):
-        # where(c, x, +0.), relu's backward: x's bits times c (1 or 0) are the same bits, and
-        # branch-free; NumPy's where is ~15x slower on an unpredictable mask.
-        bits = _UINT_OF_SIZE[x.itemsize]
-        out = _as_array(xp.multiply(x.view(bits), cond, dtype=bits), xp).view(x.dtype)
+        out = _masked(xp, x, cond)
     else:
         out = _as_array(xp.where(cond, x, to_array(b, dt, first)), xp)
     if out.ndim > 1 and out.size and not all(

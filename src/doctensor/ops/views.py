@@ -495,7 +495,7 @@ def embed(grad, input_shape, op, attrs):
     The backward of select/slice/diagonal/as_strided; itself differentiable (its backward
     takes the same view of the incoming gradient), named as torch names it.
     """
-    name = op.grad_fn + "Backward0"
+    name = op.grad_fn[:-1] + "Backward0"  # SelectBackward0 -> SelectBackwardBackward0
     rec = _EMBED.get(name)
     if rec is None:
         rec = _EMBED[name] = Op(name, name, None, ("zeros", "grad"), None)
