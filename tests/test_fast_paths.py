@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from _oracle import same_outcome
 
 import doctensor
 
@@ -185,3 +186,19 @@ def test_floating_point_errors_are_ignored_in_every_thread():
         for t in threads:
             t.join()
     assert errors == []
+
+
+def test_storage_offset_follows_in_place_changes():
+    """A view knows its offset from when it was made (reading an address costs ~1 us); the
+    known offset belongs to the array it was read from, so t_, .data = and resize_ move it."""
+    def scenario(T):
+        b = T.arange(10.0)
+        x, z, w, v = b[2:], b[4:], b[1:], b[2:5]
+        seen = [t.storage_offset() for t in (x, z, w, v)]
+        seen.append(x.as_strided((2,), (1,), 5).storage_offset())
+        z.t_()
+        w.data = b[6:]
+        v.resize_(20)
+        seen += [t.storage_offset() for t in (x, z, w, v)] + [w, v.shape]
+        return seen
+    same_outcome(scenario)

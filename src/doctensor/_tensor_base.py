@@ -52,6 +52,7 @@ class TensorBase:
     _post_accumulate_hooks = None
     _inference = False  # Note [inference mode]
     _creation_meta = None  # Note [CopySlices]: how a differentiable view was made
+    _offset = None  # (_data, its storage offset): known offsets, kept while _data stays
 
     # -- storage and layout ---------------------------------------------------------------
     @property
@@ -111,11 +112,16 @@ class TensorBase:
     def storage_offset(self):
         if self._storage is None:  # the storage, made from this tensor, starts at its data
             return 0
+        known = self._offset
+        if known is not None and known[0] is self._data:
+            return known[1]
         storage = self._storage
         if storage.nbytes() == 0:
             return 0
         delta = self._backend.data_ptr(self._data) - storage.data_ptr()
-        return delta // self._data.itemsize
+        offset = delta // self._data.itemsize
+        self._offset = (self._data, offset)  # reading an address costs ~1 us
+        return offset
 
     def data_ptr(self):
         """Address of the first element (``storage.data_ptr() + offset * itemsize``)."""

@@ -53,6 +53,8 @@ def _view_from_geometry(t, shape, strides, offset, op, attrs, record_grad=True):
         offset = 0  # an empty view reads nothing; NumPy refuses an offset past the buffer
     data = t._backend.as_strided(buf, tuple(shape), tuple(strides), offset)
     out = alias(R.Tensor, t, data)
+    if buf.size:
+        out._offset = (data, offset)
     if op is unsafe_view:  # torch's _unsafe_view: shares memory, but is no view to autograd
         if record_grad and needs_grad((t,)):
             record(op, (t,), (out,), attrs)
