@@ -189,7 +189,10 @@ class AccumulateGrad(Node):
             if GradMode.enabled:  # create_graph: a differentiable copy (CopyBackwards)
                 var._grad = _clone_obey_contract(new, var)
             elif _is_fresh(new) and _obeys_layout_contract(new, var):
-                var._grad = new.detach()
+                # a fresh temporary without history is kept as it is; detach() would only
+                # make an alias of it (torch's shallow detach)
+                plain = new._base is None and new._grad_fn is None and not new._requires_grad
+                var._grad = new if plain else new.detach()
             else:
                 var._grad = _clone_obey_contract(new.detach(), var)
         elif GradMode.enabled:

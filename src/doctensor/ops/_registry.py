@@ -75,13 +75,14 @@ class OpNode(Node):
         if grad is None or (self.multi and all(g is None for g in grads)):
             return (None,) * len(self.next_functions)
         outs = self.op.backward(self, grad)
-        fitted = []
-        for g, meta in zip(outs, self.input_meta):
-            if g is not None and meta is not None:
-                g = _fit(g, meta) if g._data.shape != meta[0] or \
-                    g._data.dtype is not meta[1].np else g
-            fitted.append(g)
-        return tuple(fitted)
+        fitted = None
+        for i, meta in enumerate(self.input_meta):
+            if meta is not None and (g := outs[i]) is not None and (
+                    g._data.shape != meta[0] or g._data.dtype is not meta[1]):
+                if fitted is None:
+                    fitted = list(outs)
+                fitted[i] = _fit(g, meta)
+        return outs if fitted is None else fitted
 
     def release(self):
         for s in self.saved.values():
@@ -90,11 +91,11 @@ class OpNode(Node):
 
 def _fit(grad, meta):
     """Un-broadcast a gradient to its input's shape and cast it to the input's dtype."""
-    shape, dtype = meta
+    shape, np_dtype = meta
     if grad._data.shape != shape:
         grad = grad.sum_to_size(shape)
-    if grad._data.dtype != dtype.np:
-        grad = grad.to(dtype)
+    if grad._data.dtype != np_dtype:
+        grad = grad.to(_BY_NP[np_dtype])
     return grad
 
 
@@ -215,7 +216,7 @@ def record(op, inputs, outputs, attrs=None, originals=None):
     for t in inputs:
         if isinstance(t, Tensor) and t._requires_grad:
             edges.append(gradient_edge(t))
-            meta.append((t._data.shape, _BY_NP[t._data.dtype]))
+            meta.append((t._data.shape, t._data.dtype))  # the input's shape and NumPy dtype
         else:
             edges.append(NO_EDGE)
             meta.append(None)
