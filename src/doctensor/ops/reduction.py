@@ -1,6 +1,7 @@
 """Reductions: sum, mean, prod, max/min, argmax/argmin, var/std, and ``sum_to_size``."""
 
 import collections
+import math
 
 import numpy as np
 
@@ -65,12 +66,12 @@ def _done(out, dtype):
 
 @declare("sum", "SumBackward0")
 def sum_all(xp, a, dtype=None):
-    return _done(xp.sum(a, dtype=_acc(dtype)), dtype)
+    return _done(a.sum(dtype=_acc(dtype)), dtype)  # the method: np.sum's wrapper costs 1 us
 
 
 @declare("sum", "SumBackward1")
 def sum_dim(xp, a, dims=(), keepdim=False, dtype=None):
-    return _done(xp.sum(a, axis=dims, keepdims=keepdim, dtype=_acc(dtype)), dtype)
+    return _done(a.sum(axis=dims, dtype=_acc(dtype), keepdims=keepdim), dtype)
 
 
 @sum_all.def_backward
@@ -85,24 +86,24 @@ def _(ctx, grad):
 
 @declare("mean", "MeanBackward0")
 def mean_all(xp, a):
-    return _done(xp.mean(a, dtype=_acc(a.dtype)), a.dtype)
+    return _done(a.mean(dtype=_acc(a.dtype)), a.dtype)
 
 
 @declare("mean", "MeanBackward1")
 def mean_dim(xp, a, dims=(), keepdim=False):
-    return _done(xp.mean(a, axis=dims, keepdims=keepdim, dtype=_acc(a.dtype)), a.dtype)
+    return _done(a.mean(axis=dims, dtype=_acc(a.dtype), keepdims=keepdim), a.dtype)
 
 
 @mean_all.def_backward
 def _(ctx, grad):
     shape = ctx.input_meta[0][0]
-    return (expand_gradient(grad, shape) / max(int(np.prod(shape)), 1),)
+    return (expand_gradient(grad, shape) / max(math.prod(shape), 1),)
 
 
 @mean_dim.def_backward
 def _(ctx, grad):
     shape = ctx.input_meta[0][0]
-    n = int(np.prod([shape[d] for d in ctx.dims])) if ctx.dims else 1
+    n = math.prod([shape[d] for d in ctx.dims])
     return (_expand_back(grad, shape, ctx.dims, ctx.keepdim) / max(n, 1),)
 
 
@@ -242,7 +243,7 @@ def var(xp, a, dims=None, correction=1, keepdim=False):
 def _(ctx, grad):
     x = ctx.self
     dims, keepdim = ctx.dims, ctx.keepdim
-    n = int(np.prod([x.shape[d] for d in (dims if dims is not None else range(x.dim()))]))
+    n = math.prod([x.shape[d] for d in (dims if dims is not None else range(x.dim()))])
     centered = x - x.mean(dims if dims is not None else None, keepdim=True) \
         if dims is not None else x - x.mean()
     g = _expand_back(grad, x.shape, dims or (), keepdim) if dims is not None else grad
@@ -260,7 +261,7 @@ def std(xp, a, dims=None, correction=1, keepdim=False):
 def _(ctx, grad):
     x, r = ctx.self, ctx.result
     dims, keepdim = ctx.dims, ctx.keepdim
-    n = int(np.prod([x.shape[d] for d in (dims if dims is not None else range(x.dim()))]))
+    n = math.prod([x.shape[d] for d in (dims if dims is not None else range(x.dim()))])
     centered = x - x.mean(dims, keepdim=True) if dims is not None else x - x.mean()
     if dims is not None:
         grad = _expand_back(grad, x.shape, dims, keepdim)
