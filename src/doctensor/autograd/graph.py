@@ -16,8 +16,8 @@ from .. import _tensor_base
 from .anomaly_mode import AnomalyMode
 from .grad_mode import GradMode
 
-__all__ = ["Node", "AccumulateGrad", "SavedTensor", "gradient_edge", "RemovableHandle",
-           "NO_EDGE"]
+__all__ = ["Node", "AccumulateGrad", "SavedTensor", "SavedValue", "gradient_edge",
+           "RemovableHandle", "NO_EDGE"]
 
 _seq = itertools.count()
 NO_EDGE = (None, 0)  # the edge of an input that does not require grad
@@ -333,41 +333,54 @@ def short_name(node):
     return _BACKWARD_SUFFIX.sub(lambda m: m.group(1).lstrip("0"), node.name())
 
 
+_FREED = ("Trying to backward through the graph a second time (or directly access saved "
+          "tensors after they have already been freed). Saved intermediate values of the "
+          "graph are freed when you call .backward() or autograd.grad(). Specify "
+          "retain_graph=True if you need to backward through the graph a second time or "
+          "if you need to access saved tensors after calling backward.")
+
+
+class SavedValue:
+    """A Python number (or None) saved for backward: nothing can change it, but it is freed
+    with the graph all the same (torch saves a number as a 0-d tensor)."""
+
+    __slots__ = ("value",)
+    is_output = False
+
+    def __init__(self, value):
+        self.value = value
+
+    def unpack(self, node):
+        if self.value is _RELEASED:
+            raise RuntimeError(_FREED)
+        return self.value
+
+    def release(self):
+        self.value = _RELEASED
+
+
 class SavedTensor:
-    """A value saved for backward, with the version it had when saved."""
+    """A tensor saved for backward, with the version it had when saved."""
 
     __slots__ = ("value", "version", "is_output", "output_nr", "view_fn")
 
     def __init__(self, value, is_output=False):
+        if value._inference and not _tensor_base.INFERENCE.on:
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                "created in inference mode in computation tracked by autograd. To work "
+                "around this, you can make a clone to get a normal tensor and use it in "
+                "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
         self.is_output = is_output
         self.view_fn = None  # the output of an in-place op on a view: its new grad_fn (weak)
-        if isinstance(value, _tensor_base.TensorBase):
-            if value._inference and not _tensor_base.INFERENCE.on:
-                raise RuntimeError(
-                    "Inference tensors cannot be saved for backward. Please do not use Tensors "
-                    "created in inference mode in computation tracked by autograd. To work "
-                    "around this, you can make a clone to get a normal tensor and use it in "
-                    "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
-            self.version = value._version_counter().value
-            self.output_nr = value._output_nr
-            if is_output:
-                value = value._alias_for_saving()
-        else:
-            self.version = None
-            self.output_nr = 0
-        self.value = value
+        self.version = value._version_counter().value
+        self.output_nr = value._output_nr
+        self.value = value._alias_for_saving() if is_output else value
 
     def unpack(self, node):
         value = self.value
         if value is _RELEASED:
-            raise RuntimeError(
-                "Trying to backward through the graph a second time (or directly access saved "
-                "tensors after they have already been freed). Saved intermediate values of the "
-                "graph are freed when you call .backward() or autograd.grad(). Specify "
-                "retain_graph=True if you need to backward through the graph a second time or "
-                "if you need to access saved tensors after calling backward.")
-        if self.version is None:
-            return value
+            raise RuntimeError(_FREED)
         current = value._vc.value
         if current != self.version:
             grad_fn = node if self.is_output else value.grad_fn

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from .._dtypes import _BY_NP
 from .._tensor_base import INFERENCE, empty_strides
 from ..autograd.grad_mode import GradMode
-from ..autograd.graph import NO_EDGE, Node, SavedTensor, gradient_edge
+from ..autograd.graph import NO_EDGE, Node, SavedTensor, SavedValue, gradient_edge
 
 __all__ = ["zeros_like", "Op", "declare", "OpNode", "record", "wrap_result", "Tensor"]
 
@@ -215,13 +215,15 @@ def record(op, inputs, outputs, attrs=None, originals=None):
     meta = []
     for t in inputs:
         if isinstance(t, Tensor) and t._requires_grad:
-            edges.append(gradient_edge(t))
+            fn = t._grad_fn  # gradient_edge's common case inline: a result, no view
+            edges.append((fn, t._output_nr) if fn is not None and t._view_version is None
+                         else gradient_edge(t))
             meta.append((t._data.shape, t._data.dtype))  # the input's shape and NumPy dtype
         else:
             edges.append(NO_EDGE)
             meta.append(None)
     node = op.node_cls(tuple(edges))
-    node.input_meta = meta
+    node.input_meta = tuple(meta)  # a tuple: the garbage collector stops tracking it
     if attrs is None:
         node.attrs = _NO_ATTRS
     else:
@@ -240,7 +242,8 @@ def record(op, inputs, outputs, attrs=None, originals=None):
         elif originals and name in originals:
             saved[name] = SavedTensor(originals[name])
         else:
-            saved[name] = SavedTensor(inputs[index])
+            value = inputs[index]
+            saved[name] = SavedTensor(value) if isinstance(value, Tensor) else SavedValue(value)
     node.saved = saved
     for i, out in enumerate(outputs):
         if out is not None:
