@@ -47,10 +47,10 @@ def _make_grads(outputs, grad_outputs):
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {out.dtype}")
             # torch's ones_like(output): built directly (new_ones' argument checks cost more
-            # than the rest of a small backward's setup)
-            g = wrap(graph.ABOVE.tensor_class(),
-                     out._backend.xp.ones(out._data.shape, out._data.dtype),
-                     out._device, out._backend)
+            # than the rest of a small backward's setup; np.ones costs 4x np.array)
+            xp, shape = out._backend.xp, out._data.shape
+            ones = xp.ones(shape, out._data.dtype) if shape else xp.array(1, out._data.dtype)
+            g = wrap(graph.ABOVE.tensor_class(), ones, out._device, out._backend)
         elif tuple(g.shape) != tuple(out.shape):
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                f"{g.shape} and output[{i}] has a shape of {out.shape}.")

@@ -174,6 +174,9 @@ def run(op, args, attrs=None, floating=False, out_dtype=None, scalars=()):
     return result
 
 
+_FLOAT_DTYPES = frozenset(map(np.dtype, ("float16", "float32", "float64")))
+
+
 def binary(op, floating=False):
     """``f(self, other)``: ``run(op, (self, other))`` for a tensor ``self`` and a tensor or
     Python number ``other``, with a fast path for the common case; what ``Tensor.__add__`` & co.
@@ -189,10 +192,11 @@ def binary(op, floating=False):
     """
     ufunc = op.ufunc
     new_tensor = object.__new__
+    ndarray = np.ndarray
 
     def apply(self, other):
         x = self._data
-        if x.dtype.kind == "f" and self._backend is numpy_cpu and (
+        if x.dtype in _FLOAT_DTYPES and self._backend is numpy_cpu and (
                 x.ndim < 2 or x.flags.c_contiguous):
             cls = other.__class__
             if cls is float or cls is int:
@@ -205,7 +209,7 @@ def binary(op, floating=False):
                 grad = (self._requires_grad or other._requires_grad) and GradMode.enabled
             else:
                 return run(op, (self, other), floating=floating)
-            if out.__class__ is not np.ndarray:  # NumPy gives 0-d results as scalars
+            if out.__class__ is not ndarray:  # NumPy gives 0-d results as scalars
                 out = np.asarray(out)
             elif not out.size:
                 out = empty_strides(out, force=True)
