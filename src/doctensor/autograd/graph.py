@@ -16,8 +16,8 @@ from .. import _tensor_base
 from .anomaly_mode import AnomalyMode
 from .grad_mode import GradMode
 
-__all__ = ["Node", "AccumulateGrad", "SavedTensor", "SavedValue", "gradient_edge",
-           "RemovableHandle", "NO_EDGE"]
+__all__ = ["Node", "AccumulateGrad", "SavedTensor", "unpack_saved", "release_saved",
+           "gradient_edge", "RemovableHandle", "NO_EDGE"]
 
 _seq = itertools.count()
 NO_EDGE = (None, 0)  # the edge of an input that does not require grad
@@ -340,23 +340,24 @@ _FREED = ("Trying to backward through the graph a second time (or directly acces
           "if you need to access saved tensors after calling backward.")
 
 
-class SavedValue:
-    """A Python number (or None) saved for backward: nothing can change it, but it is freed
-    with the graph all the same (torch saves a number as a 0-d tensor)."""
+def unpack_saved(saved, node):
+    """A value a node saved, as its formula reads it: a ``SavedTensor`` checks its version; a
+    Python number (or None) is saved as itself, a plain value the garbage collector need not
+    track, until the graph is freed."""
+    if saved.__class__ is SavedTensor:
+        return saved.unpack(node)
+    if saved is _RELEASED:
+        raise RuntimeError(_FREED)
+    return saved
 
-    __slots__ = ("value",)
-    is_output = False
 
-    def __init__(self, value):
-        self.value = value
-
-    def unpack(self, node):
-        if self.value is _RELEASED:
-            raise RuntimeError(_FREED)
-        return self.value
-
-    def release(self):
-        self.value = _RELEASED
+def release_saved(saved):
+    """Free the values of a node's ``saved`` dict (a backward without retain_graph)."""
+    for name, value in saved.items():
+        if value.__class__ is SavedTensor:
+            value.release()
+        else:
+            saved[name] = _RELEASED
 
 
 class SavedTensor:

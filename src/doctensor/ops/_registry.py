@@ -9,10 +9,12 @@ requires grad).  Eager mode, autograd and in-place variants all go through ``rec
 
 from types import MappingProxyType
 
+import numpy as np
+
 from .._dtypes import _BY_NP
 from .._tensor_base import INFERENCE, empty_strides
 from ..autograd.grad_mode import GradMode
-from ..autograd.graph import NO_EDGE, Node, SavedTensor, SavedValue, gradient_edge
+from ..autograd.graph import NO_EDGE, Node, SavedTensor, gradient_edge, release_saved, unpack_saved
 
 __all__ = ["zeros_like", "Op", "declare", "OpNode", "record", "wrap_result", "Tensor"]
 
@@ -54,7 +56,7 @@ class OpNode(Node):
         Python number saved as an input reads as the 0-d tensor torch wrapped it in."""
         saved = object.__getattribute__(self, "saved")
         if name in saved:
-            value = saved[name].unpack(self)
+            value = unpack_saved(saved[name], self)
             if isinstance(value, (bool, int, float)):
                 from .._dtypes import bool_, float64, int64
                 from .creation import tensor
@@ -78,34 +80,36 @@ class OpNode(Node):
         fitted = None
         for i, meta in enumerate(self.input_meta):
             if meta is not None and (g := outs[i]) is not None and (
-                    g._data.shape != meta[0] or g._data.dtype is not meta[1]):
+                    g._data.shape != meta[0] or g._data.dtype.char != meta[1]):
                 if fitted is None:
                     fitted = list(outs)
                 fitted[i] = _fit(g, meta)
         return outs if fitted is None else fitted
 
     def release(self):
-        for s in self.saved.values():
-            s.release()
+        release_saved(self.saved)
 
 
 def _fit(grad, meta):
     """Un-broadcast a gradient to its input's shape and cast it to the input's dtype."""
-    shape, np_dtype = meta
+    shape, code = meta
     if grad._data.shape != shape:
         grad = grad.sum_to_size(shape)
-    if grad._data.dtype != np_dtype:
-        grad = grad.to(_BY_NP[np_dtype])
+    if grad._data.dtype != np.dtype(code):
+        grad = grad.to(_BY_NP[np.dtype(code)])
     return grad
+
+
+_NOT_SAVED = object()
 
 
 def _value_property(name):
     """``ctx.<name>``: the saved value (checked against its version: Note [saved tensors]), or
     else the attr of that name."""
     def get(node):
-        saved = node.saved.get(name)
-        if saved is not None:
-            return saved.unpack(node)
+        saved = node.saved.get(name, _NOT_SAVED)
+        if saved is not _NOT_SAVED:
+            return unpack_saved(saved, node)
         try:
             return node.attrs[name]
         except KeyError:
@@ -218,7 +222,7 @@ def record(op, inputs, outputs, attrs=None, originals=None):
             fn = t._grad_fn  # gradient_edge's common case inline: a result, no view
             edges.append((fn, t._output_nr) if fn is not None and t._view_version is None
                          else gradient_edge(t))
-            meta.append((t._data.shape, t._data.dtype))  # the input's shape and NumPy dtype
+            meta.append((t._data.shape, t._data.dtype.char))  # untracked by the collector
         else:
             edges.append(NO_EDGE)
             meta.append(None)
@@ -243,7 +247,7 @@ def record(op, inputs, outputs, attrs=None, originals=None):
             saved[name] = SavedTensor(originals[name])
         else:
             value = inputs[index]
-            saved[name] = SavedTensor(value) if isinstance(value, Tensor) else SavedValue(value)
+            saved[name] = SavedTensor(value) if isinstance(value, Tensor) else value
     node.saved = saved
     for i, out in enumerate(outputs):
         if out is not None:

@@ -355,7 +355,7 @@ def _to_copy(xp, a, dtype):
 
 @_to_copy.def_backward
 def _(ctx, grad):
-    return (grad.to(device=ctx.src_device, dtype=_BY_NP[ctx.input_meta[0][1]]),)
+    return (grad.to(device=ctx.src_device, dtype=_BY_NP[np.dtype(ctx.input_meta[0][1])]),)
 
 
 def to(t, device=None, dtype=None, copy=False, non_blocking=False):

@@ -280,7 +280,7 @@ def inplace(op, self, args, attrs=None, floating=False, scalars=()):
     if grad:
         node = rebase_history(self, op, full, attrs, originals)
         for saved in node.saved.values():  # an input that aliases self was saved before
-            if not saved.is_output and getattr(saved.value, "_vc", None) is vc:  # the write
+            if getattr(saved, "is_output", True) is False and saved.value._vc is vc:  # the write
                 saved.version = before
     return self
 

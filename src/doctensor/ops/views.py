@@ -767,7 +767,7 @@ def _copy_slices_node(view, fn):
     regenerate_view_grad_fn(view)
     saved = fn.saved.values() if hasattr(fn, "saved") else (fn._saved or ())
     for s in saved:
-        if s is not None and s.is_output:
+        if getattr(s, "is_output", False):  # a SavedTensor of an output
             s.view_fn = weakref.ref(view._grad_fn)
     return fn
 
