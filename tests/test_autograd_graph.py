@@ -49,6 +49,27 @@ SCENARIOS = {
     "transpose_inplace": """
         x = torch.ones(2, 3, requires_grad=True); y = x.clone(); y.transpose_(0, 1)
         out = y.grad_fn.name(), y.stride(), y._version""",
+    "squeeze_unsqueeze_inplace": """
+        b = torch.ones(1, 3, 1, requires_grad=True)
+        out = []
+        for f in (lambda x: x.squeeze_(), lambda x: x.squeeze_(0), lambda x: x.squeeze_((0, 2)),
+                  lambda x: x.squeeze_(-1), lambda x: x.unsqueeze_(1), lambda x: x.unsqueeze_(-1),
+                  lambda x: x.swapdims_(0, 1), lambda x: x.swapaxes_(2, 0)):
+            x = b * torch.arange(3.).view(1, 3, 1)
+            r = f(x)
+            (x * x).sum().backward()
+            out.append((r is x, x.shape, x.stride(), x.grad_fn.name(), x._version, b.grad))
+            b.grad = None
+        c = torch.arange(6.).view(2, 1, 3); v = c[1]; v.unsqueeze_(0); c.squeeze_(1)
+        out.append((c, c.stride(), c._version, v, v.stride(), v.storage_offset()))""",
+    "squeeze_unsqueeze_inplace_errors_dim": """
+        torch.ones(2, 3).squeeze_(5)""",
+    "squeeze_unsqueeze_inplace_errors_unsqueeze_dim": """
+        torch.ones(2, 3).unsqueeze_(-4)""",
+    "squeeze_unsqueeze_inplace_errors_leaf": """
+        torch.ones(1, 3, requires_grad=True).squeeze_()""",
+    "squeeze_unsqueeze_inplace_errors_view_of_leaf": """
+        torch.ones(1, 3, requires_grad=True).view(3, 1).unsqueeze_(0)""",
     # -- CopySlices: in-place through views of tensors with history -----------------------------
     "setitem_copyslices": """
         x = torch.ones(3, requires_grad=True); y = x.clone(); y[0] = 5

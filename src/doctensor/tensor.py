@@ -440,6 +440,8 @@ class Tensor(TensorBase):
     def transpose_(self, dim0, dim1):
         return V.restride_(self, V.transpose_inplace, {"dim0": dim0, "dim1": dim1})
 
+    swapaxes_ = swapdims_ = transpose_
+
     def resize_(self, *size):
         return V.resize_(self, _size_args(size))
 
@@ -504,6 +506,16 @@ class Tensor(TensorBase):
 
     def unsqueeze(self, dim):
         return V.make_view(self, V.unsqueeze, {"dim": dim})
+
+    def squeeze_(self, dim=None):
+        if dim is None:
+            return V.restride_(self, V.squeeze_inplace_all, {})
+        if isinstance(dim, (tuple, list)):
+            return V.restride_(self, V.squeeze_inplace_dims, {"dims": tuple(dim)})
+        return V.restride_(self, V.squeeze_inplace_dim, {"dim": dim})
+
+    def unsqueeze_(self, dim):
+        return V.restride_(self, V.unsqueeze_inplace, {"dim": dim})
 
     def flatten(self, start_dim=0, end_dim=-1):
         n = self._data.ndim

@@ -387,17 +387,19 @@ def squeeze_dims(shape, strides, offset, dims):
     return _squeeze_geometry(shape, strides, offset, {S.wrap_dim(d, len(shape)) for d in dims})
 
 
-# squeeze_(0) as torch's matmul uses it on a 1-D @ 2-D product
-@view_op("squeeze_", "SqueezeBackward4")
-def squeeze_inplace_dim(shape, strides, offset, dim):
-    return squeeze_dim.geometry(shape, strides, offset, dim)
+# the in-place squeeze_ (restride_) of each overload, with torch's node names; matmul uses
+# squeeze_(0) on a 1-D @ 2-D product
+squeeze_inplace_all = view_op("squeeze_", "SqueezeBackward3")(squeeze_all.geometry)
+squeeze_inplace_dim = view_op("squeeze_", "SqueezeBackward4")(squeeze_dim.geometry)
+squeeze_inplace_dims = view_op("squeeze_", "SqueezeBackward5")(squeeze_dims.geometry)
 
 
 def _unsqueeze_to(ctx, grad):
     return (grad.reshape(ctx.input_meta[0][0]),)
 
 
-for _op in (squeeze_all, squeeze_dim, squeeze_dims, squeeze_inplace_dim):
+for _op in (squeeze_all, squeeze_dim, squeeze_dims, squeeze_inplace_all, squeeze_inplace_dim,
+            squeeze_inplace_dims):
     _op.def_backward(_unsqueeze_to)
 
 
@@ -413,6 +415,10 @@ def unsqueeze(shape, strides, offset, dim):
 @unsqueeze.def_backward
 def _(ctx, grad):
     return (grad.squeeze(ctx.dim),)
+
+
+unsqueeze_inplace = view_op("unsqueeze_", "UnsqueezeBackward1")(unsqueeze.geometry)
+unsqueeze_inplace.def_backward(unsqueeze.backward)
 
 
 @view_op("select", "SelectBackward0")
