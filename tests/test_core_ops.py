@@ -121,6 +121,13 @@ OPS = [
     u("relu", lambda T, x: x.relu()),
     u("sign", lambda T, x: x.sign()),
     u("sgn", lambda T, x: T.sgn(x), grad=False),  # torch's gradient: a ZeroTensor (no numpy())
+    u("floor", lambda T, x: T.floor(x * 2.5) if x.is_floating_point() else x.floor()),
+    u("ceil", lambda T, x: (x * 2.5).ceil() if x.is_floating_point() else T.ceil(x)),
+    u("trunc", lambda T, x: T.trunc(x * -2.5) if x.is_floating_point() else x.trunc()),
+    u("frac", lambda T, x: T.frac(x * 2.5) if x.is_floating_point() else x.frac()),
+    u("isnan", lambda T, x: T.isnan(x / x) if x.is_floating_point() else x.isnan(), grad=False),
+    u("isinf", lambda T, x: (1 / x).isinf(), grad=False),
+    u("isfinite", lambda T, x: T.isfinite(1 / x), grad=False),
     u("reciprocal", lambda T, x: x.reciprocal(), nonzero=(0,)),
     u("square", lambda T, x: T.square(x)),
     u("clamp", lambda T, x: x.clamp(-1, 1)),
@@ -384,4 +391,22 @@ def test_sign_of_nan_and_signed_zeros(dtype):
                      requires_grad=True)
         x.abs().backward(T.ones(5, dtype=x.dtype))
         return x.sign(), T.sgn(x), x.grad
+    same_outcome(scenario)
+
+
+def test_rounding_and_classification_of_integers_and_bools():
+    """floor/ceil/trunc return integers unchanged and refuse bool; frac refuses both; the
+    is* tests answer for every dtype (torch's zeros_like/ones_like keep an empty integer
+    input's strides, which doctensor does not: non-empty inputs here)."""
+    def scenario(T):
+        out = []
+        for t in (T.tensor([1, -2]), T.tensor([True, False]), T.tensor([3], dtype=T.uint8)):
+            for name in ("floor", "ceil", "trunc", "frac", "isnan", "isinf", "isfinite"):
+                try:
+                    out.append(getattr(T, name)(t))
+                except Exception as e:  # noqa: BLE001 - the error is the outcome compared
+                    out.append((type(e).__name__, str(e)))
+        x = T.tensor([2.5, -0.5])
+        out += [x.floor_(), x._version, x.frac_(), x._version]
+        return out
     same_outcome(scenario)

@@ -24,7 +24,8 @@ __all__ = [
     "mm", "mv", "dot", "bmm", "addmm", "cat", "concat", "stack", "equal", "allclose", "eq",
     "ne", "lt", "le", "gt", "ge", "reshape", "flatten", "squeeze", "unsqueeze", "transpose",
     "t", "permute", "narrow", "select", "unbind", "split", "chunk", "diagonal", "clone",
-    "detach", "sign", "sgn", "reciprocal", "all", "any", "square",
+    "detach", "sign", "sgn", "floor", "ceil", "trunc", "frac", "isnan", "isinf", "isfinite",
+    "reciprocal", "all", "any", "square",
     "rsqrt", "log1p", "expm1", "round", "sort", "argsort", "topk", "norm", "masked_fill",
     "flip", "cumsum",
     # nn ops that torch also exposes as torch.* (ops/nn_ops.py)
@@ -224,6 +225,34 @@ def sign(input):
 
 def sgn(input):
     return input.sgn()
+
+
+def floor(input):
+    return input.floor()
+
+
+def ceil(input):
+    return input.ceil()
+
+
+def trunc(input):
+    return input.trunc()
+
+
+def frac(input):
+    return input.frac()
+
+
+def isnan(input):
+    return input.isnan()
+
+
+def isinf(input):
+    return input.isinf()
+
+
+def isfinite(input):
+    return input.isfinite()
 
 
 def reciprocal(input):

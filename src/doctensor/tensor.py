@@ -763,6 +763,39 @@ class Tensor(TensorBase):
     def sgn(self):
         return P.run(P.sgn, (self,))
 
+    def floor(self):
+        return P.run(P.floor, (self,))
+
+    def ceil(self):
+        return P.run(P.ceil, (self,))
+
+    def trunc(self):
+        return P.run(P.trunc, (self,))
+
+    def frac(self):
+        return P.run(P.frac, (self,))
+
+    def floor_(self):
+        return P.inplace(P.floor, self, ())
+
+    def ceil_(self):
+        return P.inplace(P.ceil, self, ())
+
+    def trunc_(self):
+        return P.inplace(P.trunc, self, ())
+
+    def frac_(self):
+        return P.inplace(P.frac, self, ())
+
+    def isnan(self):
+        return P.run(P.isnan, (self,))
+
+    def isinf(self):
+        return P.run(P.isinf, (self,))
+
+    def isfinite(self):
+        return P.run(P.isfinite, (self,))
+
     def clamp(self, min=None, max=None):
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")

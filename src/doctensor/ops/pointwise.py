@@ -806,6 +806,36 @@ def round_tensor(t, decimals=None, in_place=False):
     return inplace(op, t, (), attrs) if in_place else run(op, (t,), attrs)
 
 
+def _to_integral(name):
+    """floor / ceil / trunc: integers come back as a copy (torch's identity); zero gradient."""
+    def forward(xp, a):
+        return a.copy() if a.dtype.kind in "iu" else getattr(xp, name)(a)
+    op = declare(name, name.capitalize() + "Backward0")(forward)
+    op.def_backward(_zero_grad)
+    return op
+
+
+floor, ceil, trunc = (_to_integral(n) for n in ("floor", "ceil", "trunc"))
+
+
+@declare("frac", "FracBackward0")
+def frac(xp, a):
+    return a - xp.trunc(a)  # exact: a and its integer part share their leading bits
+
+
+@frac.def_backward
+def _(ctx, grad):
+    return (grad,)
+
+
+def _classify(name):
+    """isnan / isinf / isfinite: a bool tensor, no history."""
+    return declare(name, None)(lambda xp, a: getattr(xp, name)(a))
+
+
+isnan, isinf, isfinite = (_classify(n) for n in ("isnan", "isinf", "isfinite"))
+
+
 @declare("relu", "ReluBackward0", saves={"result": (0,)})
 def relu(xp, a):
     return xp.maximum(a, 0) if a.dtype != bool else a
@@ -991,6 +1021,16 @@ def _check_abs(args):
         raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
 
 
+def _refuse(kernel, kinds):
+    """A check refusing operands of NumPy kinds ``kinds`` as torch's kernel ``kernel`` does."""
+    def check(args):
+        dt = args[0]._data.dtype
+        if dt.kind in kinds:
+            raise NotImplementedError(f'"{kernel}" not implemented for '
+                                      f"'{_BY_NP[dt].scalar_name}'")
+    return check
+
+
 def _check_relu(args):
     if _is_bool(args[0]):
         raise RuntimeError("Boolean inputs not supported for relu")
@@ -1022,3 +1062,6 @@ sub.check = rsub.check = _check_sub
 neg.check = _check_neg
 abs_.check = _check_abs
 relu.check = _check_relu
+frac.check = _refuse("frac_cpu", "biu")
+for _op in (floor, ceil, trunc):
+    _op.check = _refuse(_op.name + "_vml_cpu", "b")
