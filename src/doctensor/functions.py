@@ -24,7 +24,8 @@ __all__ = [
     "mm", "mv", "dot", "bmm", "addmm", "cat", "concat", "stack", "equal", "allclose", "eq",
     "ne", "lt", "le", "gt", "ge", "reshape", "flatten", "squeeze", "unsqueeze", "transpose",
     "t", "permute", "narrow", "select", "unbind", "split", "chunk", "diagonal", "clone",
-    "detach", "sign", "sgn", "floor", "ceil", "trunc", "frac", "isnan", "isinf", "isfinite",
+    "detach", "sign", "sgn", "index_select", "gather", "nonzero", "argwhere", "tril", "triu",
+    "floor", "ceil", "trunc", "frac", "isnan", "isinf", "isfinite",
     "reciprocal", "all", "any", "square",
     "rsqrt", "log1p", "expm1", "round", "sort", "argsort", "topk", "norm", "masked_fill",
     "flip", "cumsum",
@@ -225,6 +226,30 @@ def sign(input):
 
 def sgn(input):
     return input.sgn()
+
+
+def index_select(input, dim, index):
+    return input.index_select(dim, index)
+
+
+def gather(input, dim, index):
+    return input.gather(dim, index)
+
+
+def nonzero(input, *, as_tuple=False):
+    return input.nonzero(as_tuple=as_tuple)
+
+
+def argwhere(input):
+    return input.argwhere()
+
+
+def tril(input, diagonal=0):
+    return input.tril(diagonal)
+
+
+def triu(input, diagonal=0):
+    return input.triu(diagonal)
 
 
 def floor(input):

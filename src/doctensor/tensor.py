@@ -14,6 +14,7 @@ from .autograd.grad_mode import GradMode
 from .ops import (
     _registry,
     creation,
+    gathering,
     indexing,
     joining,
     linalg,
@@ -786,6 +787,30 @@ class Tensor(TensorBase):
 
     def frac_(self):
         return P.inplace(P.frac, self, ())
+
+    def index_select(self, dim, index):
+        return gathering.index_select(self, dim, index)
+
+    def gather(self, dim, index):
+        return gathering.gather(self, dim, index)
+
+    def nonzero(self, *, as_tuple=False):
+        return gathering.nonzero(self, as_tuple)
+
+    def argwhere(self):
+        return gathering.nonzero(self)
+
+    def tril(self, diagonal=0):
+        return gathering.triangle("tril", self, diagonal)
+
+    def triu(self, diagonal=0):
+        return gathering.triangle("triu", self, diagonal)
+
+    def tril_(self, diagonal=0):
+        return gathering.triangle("tril", self, diagonal, in_place=True)
+
+    def triu_(self, diagonal=0):
+        return gathering.triangle("triu", self, diagonal, in_place=True)
 
     def isnan(self):
         return P.run(P.isnan, (self,))

@@ -1,0 +1,191 @@
+"""Picking elements by an index tensor (``index_select``, ``gather``), finding them
+(``nonzero``), and the triangular masks ``tril`` / ``triu``.
+
+Results are new contiguous tensors, as torch allocates them.  The backward of a pick is the
+matching scatter-add (``index_add``, ``scatter_add``), itself an op whose backward picks
+again, so gradients of gradients work as torch's do.
+"""
+
+import numpy as np
+
+from .. import _strides as S
+from ._registry import declare, needs_grad, record, wrap_result
+
+__all__ = ["index_select", "gather", "nonzero", "triangle"]
+
+_INDEX_KINDS = (np.dtype(np.int32), np.dtype(np.int64))
+
+
+def _add_at(xp, out, where, values):
+    """``out[where] += values``, repeated indices adding up."""
+    (np.add.at if xp is np else xp.add.at)(out, where, values)
+
+
+def _apply(op, inputs, attrs, out, like):
+    """Wrap the array ``out`` and record ``op``'s node when one of ``inputs`` needs it."""
+    result = wrap_result(like._backend.xp.ascontiguousarray(out), like)
+    if needs_grad(inputs):
+        record(op, inputs, (result,), attrs)
+    return result
+
+
+# -- index_select and its backward, index_add -------------------------------------------------
+
+
+def _along(dim, index):
+    """The NumPy index that puts ``index`` at axis ``dim`` (every other axis whole)."""
+    return (slice(None),) * dim + (index,)
+
+
+@declare("index_select", "IndexSelectBackward0", ("self", "index"), saves={"index": (0,)})
+def _index_select(xp, a, index, dim):
+    return xp.take(a, index.reshape(-1), axis=dim) if a.ndim else a.copy()
+
+
+@declare("index_add", "IndexAddBackward0", ("self", "index", "source"), saves={"index": (2,)})
+def _index_add(xp, a, index, source, dim):
+    out = a.copy()
+    _add_at(xp, out, _along(dim, index.reshape(-1)) if a.ndim else (), source)
+    return out
+
+
+@_index_select.def_backward
+def _(ctx, grad):
+    zeros = wrap_result(grad._backend.xp.zeros(ctx.input_meta[0][0], grad._data.dtype), grad)
+    return (_run(_index_add, (zeros, ctx.index, grad), ctx.dim), None)
+
+
+@_index_add.def_backward
+def _(ctx, grad):
+    n = ctx.needs_input_grad
+    return (grad if n[0] else None, None,
+            index_select(grad, ctx.dim, ctx.index) if n[2] else None)
+
+
+def _run(op, inputs, dim):
+    out = op.forward(inputs[0]._backend.xp, *(t._data for t in inputs), dim)
+    return _apply(op, inputs, {"dim": dim}, out, inputs[0])
+
+
+def index_select(t, dim, index):
+    """The slices of ``t`` at positions ``index`` (a vector) along ``dim``."""
+    d = S.wrap_dim(dim, max(t._data.ndim, 1))
+    if index._data.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if index._data.dtype not in _INDEX_KINDS:
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    idx = index._data.reshape(-1)
+    size = t._data.shape[d] if t._data.ndim else 1
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
+        raise IndexError("index out of range in self")
+    return _run(_index_select, (t, index), d)
+
+
+# -- gather and its backward, scatter_add -----------------------------------------------------
+
+
+def _positions(index, dim):
+    """NumPy's index of the elements ``gather`` reads: ``index`` itself at axis ``dim``, the
+    element's own coordinate at every other axis."""
+    if not index.ndim:
+        return ()
+    where = list(np.indices(index.shape, sparse=True))
+    where[dim] = index
+    return tuple(where)
+
+
+@declare("gather", "GatherBackward0", ("self", "index"), saves={"index": (0,)})
+def _gather(xp, a, index, dim):
+    return a[_positions(index, dim)] if a.ndim else a.copy()
+
+
+@declare("scatter_add", "ScatterAddBackward0", ("self", "index", "src"), saves={"index": (2,)})
+def _scatter_add(xp, a, index, src, dim):
+    out = a.copy()
+    _add_at(xp, out, _positions(index, dim), src)
+    return out
+
+
+@_gather.def_backward
+def _(ctx, grad):
+    zeros = wrap_result(grad._backend.xp.zeros(ctx.input_meta[0][0], grad._data.dtype), grad)
+    return (_run(_scatter_add, (zeros, ctx.index, grad), ctx.dim), None)
+
+
+@_scatter_add.def_backward
+def _(ctx, grad):
+    n = ctx.needs_input_grad
+    return (grad if n[0] else None, None, gather(grad, ctx.dim, ctx.index) if n[2] else None)
+
+
+def gather(t, dim, index):
+    """``out[i][j] = t[i][index[i][j]]`` for ``dim=1`` (and likewise for every dim)."""
+    ndim = t._data.ndim
+    d = S.wrap_dim(dim, max(ndim, 1))
+    if index._data.dtype not in _INDEX_KINDS:
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    idx = index._data
+    if max(idx.ndim, 1) != max(ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    shape = t._data.shape
+    for k in range(ndim):
+        if k != d and idx.shape[k] > shape[k]:
+            raise RuntimeError(
+                f"Size does not match at dimension {k} expected index {list(idx.shape)} to be "
+                f"no larger than self {list(shape)} apart from dimension {d}")
+    size = shape[d] if ndim else 1
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
+        bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
+    return _run(_gather, (t, index), d)
+
+
+# -- nonzero ------------------------------------------------------------------------------------
+
+
+def nonzero(t, as_tuple=False):
+    """The coordinates of the nonzero elements: an (n, ndim) int64 tensor laid out column by
+    column, as torch's (strides (1, n)), or one vector per dim with ``as_tuple`` (a 0-d tensor
+    counting as 1-d there)."""
+    xp, a = t._backend.xp, t._data
+    if as_tuple:
+        return tuple(wrap_result(xp.ascontiguousarray(c), t)
+                     for c in xp.nonzero(a.reshape(1) if a.ndim == 0 else a))
+    coords = xp.nonzero(a) if a.ndim else ()
+    n = len(coords[0]) if coords else int(bool(a))
+    columns = xp.stack(coords).astype(np.int64) if coords else xp.zeros((0, n), np.int64)
+    out = wrap_result(columns.T, t)
+    if not out._data.size:  # wrap_result gives empty results contiguous strides
+        out._data = xp.lib.stride_tricks.as_strided(out._data, strides=(8, 8 * n))
+    return out
+
+
+# -- tril and triu ------------------------------------------------------------------------------
+
+
+def _triangle_op(name):
+    @declare(name, name.capitalize() + "Backward0")
+    def op(xp, a, diagonal):
+        return getattr(xp, name)(a, diagonal)
+
+    @op.def_backward
+    def _(ctx, grad):
+        return (triangle(name, grad, ctx.diagonal),)
+    return op
+
+
+_TRIANGLES = {name: _triangle_op(name) for name in ("tril", "triu")}
+
+
+def triangle(name, t, diagonal=0, in_place=False):
+    """``tril`` (on and below the ``diagonal``) or ``triu`` (on and above) of the last two
+    dims; everything else is zero."""
+    if t._data.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    op = _TRIANGLES[name]
+    if in_place:
+        from .pointwise import inplace
+        return inplace(op, t, (), {"diagonal": diagonal})
+    out = op.forward(t._backend.xp, t._data, diagonal)
+    return _apply(op, (t,), {"diagonal": diagonal}, out.astype(t._data.dtype, copy=False), t)
+

@@ -1,0 +1,107 @@
+"""index_select, gather, nonzero / argwhere, tril / triu against torch 2.13: values, dtypes,
+strides, gradients and their grad_fn names (first and second order), torch's errors."""
+
+import numpy as np
+import pytest
+import torch  # noqa: F401  (the oracle)
+from _oracle import same_outcome
+
+import doctensor  # noqa: F401
+
+
+def _grad_names(t):
+    fn = t.grad_fn
+    return None if fn is None else (fn.name(), [n.name() for n, _ in fn.next_functions if n])
+
+
+SCENARIOS = {
+    "index_select": lambda T: [
+        T.arange(12.).view(3, 4).index_select(0, T.tensor([2, 0, 2])),
+        T.index_select(T.arange(12.).view(3, 4).t(), 1, T.tensor([1], dtype=T.int32)),
+        T.arange(24).view(2, 3, 4).index_select(-1, T.tensor([3, 0])),
+        T.arange(6.).index_select(0, T.tensor([], dtype=T.int64)),
+    ],
+    "gather": lambda T: [
+        T.arange(12.).view(3, 4).gather(1, T.tensor([[0, 1], [2, 3], [1, 1]])),
+        T.gather(T.arange(12.).view(3, 4), 0, T.tensor([[0, 2, 1, 0]])),
+        T.arange(12.).view(3, 4).t().gather(0, T.tensor([[0, 1]], dtype=T.int32)),
+        T.arange(24).view(2, 3, 4).gather(-2, T.tensor([[[2], [0]]])),
+        T.arange(12.).view(3, 4).gather(1, T.tensor([[0, 1, 2, 3, 0]])),
+    ],
+    "nonzero": lambda T: [
+        T.tensor([[0, 1], [2, 0]]).nonzero(), T.nonzero(T.tensor([0., 3., 0., -1.])),
+        T.nonzero(T.tensor([[0, 1], [2, 0]]), as_tuple=True), T.tensor(5.).nonzero(),
+        T.tensor(0.).nonzero(), T.nonzero(T.tensor(5.), as_tuple=True),
+        T.argwhere(T.tensor([[True, False], [True, True]])), T.zeros(2, 0).nonzero(),
+    ],
+    "tril_triu": lambda T: [
+        T.arange(12.).view(3, 4).tril(), T.arange(12.).view(3, 4).triu(1),
+        T.tril(T.arange(12.).view(3, 4), -1), T.triu(T.arange(12).view(4, 3).t(), -1),
+        T.ones(2, 3, 3).triu(-1), T.arange(9.).view(3, 3).tril(5),
+    ],
+    "tril_triu_inplace": lambda T: [
+        (x := T.arange(9.).view(3, 3)).tril_(), x._version,
+        (y := T.arange(9.).view(3, 3).t()).triu_(1), y.stride(), y._version,
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_values_dtypes_and_layouts(name):
+    same_outcome(SCENARIOS[name])
+
+
+GRADIENTS = {
+    "index_select": lambda T, w: w.index_select(0, T.tensor([0, 0, 2])),
+    "index_select_dim1": lambda T, w: w.t().index_select(0, T.tensor([3, 1, 3])),
+    "gather": lambda T, w: w.gather(1, T.tensor([[0, 1], [2, 3], [1, 1]])),
+    "gather_dim0": lambda T, w: w.gather(0, T.tensor([[2, 2, 0, 1]])),
+    "tril": lambda T, w: w.tril(),
+    "triu": lambda T, w: w.triu(1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRADIENTS))
+def test_first_and_second_derivatives(name):
+    def scenario(T):
+        a = T.tensor(np.arange(1.0, 13.0).reshape(3, 4), requires_grad=True)
+        w = a * a
+        out = GRADIENTS[name](T, w)
+        v = T.tensor(np.linspace(-1, 1, out.numel()).reshape(tuple(out.shape)),
+                     requires_grad=True)
+        ga, gv = T.autograd.grad(out, (a, v), v, create_graph=True, allow_unused=True)
+        s = (ga * ga).sum()
+        second = T.autograd.grad(s, (a, v), allow_unused=True)
+        return out, out.grad_fn.name(), ga, _grad_names(ga), second
+    same_outcome(scenario)
+
+
+def test_saved_index_is_checked_against_in_place_changes():
+    def scenario(T):
+        w = T.ones(3, 4, requires_grad=True)
+        i = T.tensor([[0, 1], [2, 3], [1, 1]])
+        y = (w * 2).gather(1, i)
+        i.add_(0)
+        y.sum().backward()
+    same_outcome(scenario)
+
+
+ERRORS = {
+    "index_select_out_of_range": lambda T: T.ones(3, 4).index_select(0, T.tensor([3])),
+    "index_select_negative": lambda T: T.ones(3, 4).index_select(0, T.tensor([-1])),
+    "index_select_matrix": lambda T: T.ones(3, 4).index_select(0, T.tensor([[0]])),
+    "index_select_float": lambda T: T.ones(3, 4).index_select(0, T.tensor([0.])),
+    "index_select_dim": lambda T: T.ones(3, 4).index_select(2, T.tensor([0])),
+    "gather_out_of_range": lambda T: T.ones(3, 4).gather(1, T.tensor([[4]])),
+    "gather_negative": lambda T: T.ones(3, 4).gather(1, T.tensor([[-1]])),
+    "gather_ndim": lambda T: T.ones(3, 4).gather(1, T.tensor([0])),
+    "gather_float": lambda T: T.ones(3, 4).gather(1, T.tensor([[0.]])),
+    "gather_too_large": lambda T: T.ones(3, 4).gather(1, T.tensor([[0]] * 5)),
+    "tril_1d": lambda T: T.ones(3).tril(),
+    "triu_0d": lambda T: T.tensor(1.).triu(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_errors_are_torchs(name):
+    same_outcome(ERRORS[name])
