@@ -49,19 +49,6 @@ def _index_add(xp, a, index, source, dim):
     return out
 
 
-@_index_select.def_backward
-def _(ctx, grad):
-    zeros = wrap_result(grad._backend.xp.zeros(ctx.input_meta[0][0], grad._data.dtype), grad)
-    return (_run(_index_add, (zeros, ctx.index, grad), ctx.dim), None)
-
-
-@_index_add.def_backward
-def _(ctx, grad):
-    n = ctx.needs_input_grad
-    return (grad if n[0] else None, None,
-            index_select(grad, ctx.dim, ctx.index) if n[2] else None)
-
-
 def _run(op, inputs, dim):
     out = op.forward(inputs[0]._backend.xp, *(t._data for t in inputs), dim)
     return _apply(op, inputs, {"dim": dim}, out, inputs[0])
@@ -106,18 +93,6 @@ def _scatter_add(xp, a, index, src, dim):
     return out
 
 
-@_gather.def_backward
-def _(ctx, grad):
-    zeros = wrap_result(grad._backend.xp.zeros(ctx.input_meta[0][0], grad._data.dtype), grad)
-    return (_run(_scatter_add, (zeros, ctx.index, grad), ctx.dim), None)
-
-
-@_scatter_add.def_backward
-def _(ctx, grad):
-    n = ctx.needs_input_grad
-    return (grad if n[0] else None, None, gather(grad, ctx.dim, ctx.index) if n[2] else None)
-
-
 def gather(t, dim, index):
     """``out[i][j] = t[i][index[i][j]]`` for ``dim=1`` (and likewise for every dim)."""
     ndim = t._data.ndim
@@ -138,6 +113,26 @@ def gather(t, dim, index):
         bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
         raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
     return _run(_gather, (t, index), d)
+
+
+def _backwards(pick, scatter, pick_again):
+    """A pick's gradient is a scatter-add into zeros; the scatter-add's gradient for its
+    source picks again (torch's formulas, so second derivatives flow)."""
+    @pick.def_backward
+    def _(ctx, grad):
+        zeros = wrap_result(grad._backend.xp.zeros(ctx.input_meta[0][0], grad._data.dtype),
+                            grad)
+        return (_run(scatter, (zeros, ctx.index, grad), ctx.dim), None)
+
+    @scatter.def_backward
+    def _(ctx, grad):
+        n = ctx.needs_input_grad
+        return (grad if n[0] else None, None,
+                pick_again(grad, ctx.dim, ctx.index) if n[2] else None)
+
+
+_backwards(_index_select, _index_add, index_select)
+_backwards(_gather, _scatter_add, gather)
 
 
 # -- nonzero ------------------------------------------------------------------------------------
