@@ -62,6 +62,26 @@ SCENARIOS = {
             b.grad = None
         c = torch.arange(6.).view(2, 1, 3); v = c[1]; v.unsqueeze_(0); c.squeeze_(1)
         out.append((c, c.stride(), c._version, v, v.stride(), v.storage_offset()))""",
+    "restride_a_view_with_history": """
+        out = []
+        for f in (lambda v: v.t_(), lambda v: v.transpose_(0, 1), lambda v: v.squeeze_(),
+                  lambda v: v.unsqueeze_(0), lambda v: v.unsqueeze_(0).squeeze_()):
+            leaf = torch.arange(12.0).reshape(3, 4).requires_grad_()
+            z = leaf * 2
+            v = z[:, :]
+            f(v)
+            out.append((z.grad_fn.name(), v.grad_fn.name(), names(v.grad_fn.next_functions),
+                        v._version, z._version, v.shape, v._base is z))
+            (v * torch.arange(12.).view(v.shape)).sum().backward()
+            out.append(leaf.grad)""",
+    "restride_a_view_then_its_base": """
+        leaf = torch.arange(12.0).reshape(3, 4).requires_grad_()
+        z = leaf * 2; v = z[1:, :]; v.t_(); z.mul_(2)
+        out = [v.grad_fn.name(), v._version, v.stride()]
+        (v * torch.arange(8.).view(v.shape)).sum().backward(); out.append(leaf.grad)
+        leaf.grad = None
+        z = leaf * 2; v = z[:, 1:]; v.unsqueeze_(0); w = v * 3; v.squeeze_(0)
+        (w.sum() + v.sum()).backward(); out += [v.grad_fn.name(), leaf.grad]""",
     "squeeze_unsqueeze_inplace_errors_dim": """
         torch.ones(2, 3).squeeze_(5)""",
     "squeeze_unsqueeze_inplace_errors_unsqueeze_dim": """

@@ -51,6 +51,17 @@ INPLACE = {
     "rsqrt_": lambda T, x: x.add_(1).rsqrt_(),
     "log1p_": lambda T, x: x.log1p_(),
     "expm1_": lambda T, x: x.div_(10).expm1_(),
+    "log_": lambda T, x: x.add_(1).log_(),
+    "sin_": lambda T, x: x.sin_(),
+    "cos_": lambda T, x: x.cos_(),
+    "reciprocal_": lambda T, x: x.add_(1).reciprocal_(),
+    "sign_": lambda T, x: x.sub_(5).sign_(),
+    "sgn_": lambda T, x: x.sub_(5).sgn_(),
+    "floor_": lambda T, x: x.div_(3).floor_(),
+    "frac_": lambda T, x: x.div_(3).frac_(),
+    "tril_": lambda T, x: x.tril_(1),
+    "triu_": lambda T, x: x.triu_(),
+    "squeeze_": lambda T, x: x.unsqueeze_(0).squeeze_(),
 }
 
 AUGMENTED = {

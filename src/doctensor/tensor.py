@@ -884,6 +884,24 @@ class Tensor(TensorBase):
     def sqrt_(self):
         return P.inplace(P.sqrt, self, (), floating=True)
 
+    def log_(self):
+        return P.inplace(P.log, self, (), floating=True)
+
+    def sin_(self):
+        return P.inplace(P.sin, self, (), floating=True)
+
+    def cos_(self):
+        return P.inplace(P.cos, self, (), floating=True)
+
+    def reciprocal_(self):
+        return P.inplace(P.reciprocal, self, (), floating=True)
+
+    def sign_(self):
+        return P.inplace(P.sign, self, ())
+
+    def sgn_(self):
+        return P.inplace(P.sgn, self, ())
+
     def neg_(self):
         return P.inplace(P.neg, self, ())
 

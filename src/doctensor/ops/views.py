@@ -221,17 +221,26 @@ transpose_inplace.def_backward(transpose.backward)
 
 
 def restride_(t, op, attrs):
-    """Give ``t`` itself the geometry of ``op`` (``transpose_``); one version bump."""
+    """Give ``t`` itself the geometry of ``op`` (``transpose_``); one version bump.
+
+    Only ``t``'s history changes, also for a view: its base's values are untouched, so the
+    view's new node follows its old one (torch's ``TBackward1`` after ``AliasBackward0``),
+    with no CopySlices on the base."""
     from .pointwise import check_inplace, rebase_history
     grad = needs_grad((t,))
     if grad:
         check_inplace(t)
     shape, strides, offset = op.geometry(*geometry_of(t), **attrs)
     if grad:
-        rebase_history(t, op, (t,), attrs)
+        if t._base is None:
+            rebase_history(t, op, (t,), attrs)
+        else:
+            record(op, (t,), (t,), attrs)
     t._data = t._backend.as_strided(t.untyped_storage().buffer, tuple(shape), tuple(strides),
                                     offset)
     t._bump_version()
+    if grad and t._base is not None:
+        t._view_version = t._vc.value  # the node just made is the view's current history
     return t
 
 
