@@ -163,3 +163,39 @@ def test_type_names_and_conversions(dtype):
         return [name, x.type(name) is x, x.type("torch.DoubleTensor"), x.type(T.int32)]
 
     same_outcome(scenario)
+
+
+# -- clamp_min/max, fmod, remainder, floor_divide, nan_to_num, isclose, count_nonzero, outer --
+
+EXTRAS = {
+    "clamp_min_max": lambda T, x, v: [x.clamp_min(0), x.clamp_max(0), T.clamp_min(x, 1),
+                                      T.clamp_max(x, 1), T.tensor([1, 2]).clamp_min(1.5)],
+    "fmod_remainder": lambda T, x, v: [T.fmod(x, 2.0), T.fmod(T.tensor([-5, 5]), 3),
+                                       T.remainder(x, 2.0), x % -1.5, T.remainder(x, -2.0),
+                                       T.floor_divide(T.tensor([5, -5]), 2)],
+    "nan_to_num": lambda T, x, v: [T.nan_to_num(x), x.nan_to_num(1.0, 2.0, -2.0),
+                                   T.nan_to_num(T.tensor([1, 2]))],
+    "isclose": lambda T, x, v: [T.isclose(x, x), T.isclose(x, x, equal_nan=True),
+                                T.isclose(T.tensor([1.0, 1.00001]), T.tensor([1.0, 1.0])),
+                                x.isclose(x + 1e-9, rtol=0, atol=0)],
+    "count_nonzero": lambda T, x, v: [T.count_nonzero(x), T.count_nonzero(x, 1),
+                                      x.count_nonzero(dim=0)],
+    "where_one_argument": lambda T, x, v: T.where(T.tensor([[True, False], [False, True]])),
+    "outer": lambda T, x, v: [T.outer(v, v), T.outer(v, T.arange(3.0))],
+    "in_place": lambda T, x, v: [(y := x.detach().clone()).clamp_min_(0), y._version,
+                                 y.clamp_max_(2), y.fmod_(1.5), y.nan_to_num_(7.0), y._version],
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXTRAS))
+def test_more_pointwise_functions(name):
+    def scenario(T):
+        x = T.tensor([[1.0, -2.0, 3.0], [-4.0, float("nan"), -float("inf")]], requires_grad=True)
+        v = T.tensor([1.0, 2.0], requires_grad=True)
+        out = EXTRAS[name](T, x, v)
+        outs = out if isinstance(out, (list, tuple)) else [out]
+        graded = [o for o in outs if isinstance(o, T.Tensor) and o.grad_fn is not None]
+        if graded:
+            T.autograd.backward(graded, [T.ones_like(o) for o in graded])
+        return out, [o.grad_fn.name() for o in graded], x.grad, v.grad
+    same_outcome(scenario)

@@ -24,7 +24,9 @@ __all__ = [
     "mm", "mv", "dot", "bmm", "addmm", "cat", "concat", "stack", "equal", "allclose", "eq",
     "ne", "lt", "le", "gt", "ge", "reshape", "flatten", "squeeze", "unsqueeze", "transpose",
     "t", "permute", "narrow", "select", "unbind", "split", "chunk", "diagonal", "clone",
-    "detach", "sign", "sgn", "index_select", "gather", "nonzero", "argwhere", "tril", "triu",
+    "detach", "sign", "sgn", "clamp_min", "clamp_max", "fmod", "remainder", "floor_divide",
+    "nan_to_num", "isclose", "count_nonzero", "outer", "index_select", "gather", "nonzero",
+    "argwhere", "tril", "triu",
     "floor", "ceil", "trunc", "frac", "isnan", "isinf", "isfinite",
     "reciprocal", "all", "any", "square",
     "rsqrt", "log1p", "expm1", "round", "sort", "argsort", "topk", "norm", "masked_fill",
@@ -228,6 +230,43 @@ def sgn(input):
     return input.sgn()
 
 
+def clamp_min(input, min):
+    return input.clamp_min(min)
+
+
+def clamp_max(input, max):
+    return input.clamp_max(max)
+
+
+def fmod(input, other):
+    return input.fmod(other)
+
+
+def remainder(input, other):
+    return input.remainder(other)
+
+
+def floor_divide(input, other):
+    return input.floor_divide(other)
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    return input.nan_to_num(nan, posinf, neginf)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return input.isclose(other, rtol, atol, equal_nan)
+
+
+def count_nonzero(input, dim=None):
+    return input.count_nonzero(dim)
+
+
+def outer(input, vec2):
+    """torch's composite: ``input.reshape(-1, 1) * vec2`` (MulBackward0 after ViewBackward0)."""
+    return input.reshape(-1, 1) * vec2
+
+
 def index_select(input, dim, index):
     return input.index_select(dim, index)
 
@@ -291,7 +330,10 @@ def clamp(input, min=None, max=None):
 clip = clamp
 
 
-def where(condition, input, other):
+def where(condition, input=None, other=None):
+    """``where(condition, input, other)``; ``where(condition)`` is ``nonzero(as_tuple=True)``."""
+    if input is None and other is None:
+        return condition.nonzero(as_tuple=True)
     return P.where_tensor(condition, input, other)
 
 

@@ -829,6 +829,41 @@ class Tensor(TensorBase):
 
     clip = clamp
 
+    def clamp_min(self, min):
+        return P.run(P.clamp_min, (self,), {"min": min}, scalars=(min,))
+
+    def clamp_max(self, max):
+        return P.run(P.clamp_max, (self,), {"max": max}, scalars=(max,))
+
+    def clamp_min_(self, min):
+        return P.inplace(P.clamp_min, self, (), {"min": min}, scalars=(min,))
+
+    def clamp_max_(self, max):
+        return P.inplace(P.clamp_max, self, (), {"max": max}, scalars=(max,))
+
+    def fmod(self, other):
+        return P.run(P.fmod, (self, other))
+
+    def fmod_(self, other):
+        return P.inplace(P.fmod, self, (other,))
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return P.run(P.nan_to_num, (self,), {"nan": nan, "posinf": posinf, "neginf": neginf})
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        return P.inplace(P.nan_to_num, self, (), {"nan": nan, "posinf": posinf,
+                                                 "neginf": neginf})
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return P.run(P.isclose, (self, other),
+                     {"rtol": rtol, "atol": atol, "equal_nan": equal_nan}, out_dtype=bool_)
+
+    def floor_divide(self, other):
+        return self // other
+
+    def count_nonzero(self, dim=None):
+        return (self != 0).sum(dim)
+
     def maximum(self, other):
         return P.run(P.maximum, (self, other))
 

@@ -442,8 +442,13 @@ def _(ctx, grad):
 
 @declare("remainder", "RemainderBackward0", ("self", "other"))
 def remainder(xp, a, b):
+    """The sign of the divisor, as torch's kernel: fmod, plus ``b`` where the signs differ
+    (so -2. % 2. is -0., where NumPy's remainder gives 0.)."""
     _check_int_zero_division(a, b)
-    return xp.remainder(a, b)
+    m = xp.fmod(a, b)
+    if m.dtype.kind != "f":
+        return xp.remainder(a, b)
+    return xp.where((m != 0) & ((b < 0) != (m < 0)), m + b, m)
 
 
 def _check_int_zero_division(a, b):
@@ -469,16 +474,6 @@ def _(ctx, grad):
     n = ctx.needs_input_grad
     return (grad if n[0] else None,
             -grad * ctx.self.div(ctx.other, rounding_mode="floor") if n[1] else None)
-
-
-@declare("trunc", "TruncBackward0")
-def trunc(xp, a):
-    return xp.trunc(a)
-
-
-@trunc.def_backward
-def _(ctx, grad):
-    return (R.zeros_like(grad),)
 
 
 @declare("floor_divide", "NotImplemented", ("self", "other"))
@@ -879,6 +874,54 @@ def _(ctx, grad):
     if hi is not None:
         mask = (x <= hi) if mask is None else mask & (x <= hi)
     return (grad if mask is None else where_tensor(mask, grad, 0),)
+
+
+@declare("clamp_min", "ClampMinBackward0", saves={"self": (0,)})
+def clamp_min(xp, a, min):
+    return xp.maximum(a, scalar_as(min, a.dtype))
+
+
+@declare("clamp_max", "ClampMaxBackward0", saves={"self": (0,)})
+def clamp_max(xp, a, max):
+    return xp.minimum(a, scalar_as(max, a.dtype))
+
+
+@clamp_min.def_backward
+def _(ctx, grad):
+    return (where_tensor(ctx.self >= ctx.min, grad, 0),)
+
+
+@clamp_max.def_backward
+def _(ctx, grad):
+    return (where_tensor(ctx.self <= ctx.max, grad, 0),)
+
+
+@declare("fmod", "FmodBackward0", ("self", "other"))
+def fmod(xp, a, b):
+    _check_int_zero_division(a, b)
+    return xp.fmod(a, b)  # C's remainder: the sign of the dividend
+
+
+@fmod.def_backward
+def _(ctx, grad):
+    return grad, None
+
+
+@declare("nan_to_num", "NanToNumBackward0", saves={"self": (0,)})
+def nan_to_num(xp, a, nan=0.0, posinf=None, neginf=None):
+    if a.dtype.kind != "f":
+        return a.copy()
+    return xp.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf)
+
+
+@nan_to_num.def_backward
+def _(ctx, grad):
+    return (where_tensor(ctx.self.isfinite(), grad, 0),)
+
+
+@declare("isclose", None, ("self", "other"))
+def isclose(xp, a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 @declare("where", "WhereBackward0", ("condition", "self", "other"), saves={"condition": (1, 2)})
