@@ -1,4 +1,5 @@
-"""index_select, gather, nonzero / argwhere, tril / triu against torch 2.13: values, dtypes,
+"""index_select, gather, masked_select, nonzero / argwhere, roll, diag, tril / triu, amax /
+amin, logsumexp and trace against torch 2.13: values, dtypes,
 strides, gradients and their grad_fn names (first and second order), torch's errors."""
 
 import numpy as np
@@ -28,6 +29,24 @@ SCENARIOS = {
         T.arange(24).view(2, 3, 4).gather(-2, T.tensor([[[2], [0]]])),
         T.arange(12.).view(3, 4).gather(1, T.tensor([[0, 1, 2, 3, 0]])),
     ],
+    "zero_dim": lambda T: [T.tensor(5.).gather(0, T.tensor(0)),
+                           T.tensor(5.).index_select(0, T.tensor([0])),
+                           T.tensor(3.).roll(1), T.tensor(3.).amax()],
+    "roll": lambda T: [T.arange(6.).view(2, 3).roll(1), T.arange(6.).view(2, 3).roll(1, 0),
+                       T.roll(T.arange(6).view(2, 3), (1, 2), (0, 1)),
+                       T.arange(6.).view(2, 3).t().roll(-1, 1)],
+    "diag": lambda T: [T.diag(T.arange(3.)), T.diag(T.arange(3.), 1),
+                       T.arange(6.).view(2, 3).diag(-1), T.diag(T.arange(6.).view(2, 3)),
+                       T.diag(T.arange(6).view(3, 2), 1)],
+    "masked_select": lambda T: [(m := T.arange(6.).view(2, 3)).masked_select(m > 2),
+                                T.masked_select(m, T.tensor([True, False, True]))],
+    "amax_logsumexp_trace": lambda T: [
+        (x := T.tensor([[1., 3., 3.], [-4., 2., -4.]])).amax(1), x.amax(), x.amin((0, 1)),
+        x.amax(0, keepdim=True), T.amin(x, -1), x.logsumexp(1), T.logsumexp(x, (0, 1)),
+        x.logsumexp(0, keepdim=True), T.logsumexp(T.tensor([1, 2]), 0),
+        T.logsumexp(T.tensor([float("inf"), 1.]), 0),
+        T.logsumexp(T.tensor([-float("inf"), -float("inf")]), 0),
+        x[:, :2].trace(), T.trace(T.arange(6).view(2, 3))],
     "nonzero": lambda T: [
         T.tensor([[0, 1], [2, 0]]).nonzero(), T.nonzero(T.tensor([0., 3., 0., -1.])),
         T.nonzero(T.tensor([[0, 1], [2, 0]]), as_tuple=True), T.tensor(5.).nonzero(),
@@ -56,6 +75,14 @@ GRADIENTS = {
     "index_select_dim1": lambda T, w: w.t().index_select(0, T.tensor([3, 1, 3])),
     "gather": lambda T, w: w.gather(1, T.tensor([[0, 1], [2, 3], [1, 1]])),
     "gather_dim0": lambda T, w: w.gather(0, T.tensor([[2, 2, 0, 1]])),
+    "roll": lambda T, w: w.roll((1, 2), (0, 1)),
+    "diag_of_matrix": lambda T, w: w.diag(1),
+    "diag_of_vector": lambda T, w: T.diag(w[0], -1),
+    "masked_select": lambda T, w: w.masked_select(T.tensor([True, False, True, True])),
+    "amax": lambda T, w: (w - w.round()).amax(1),
+    "amin_all": lambda T, w: (w - 5).abs().amin(),
+    "logsumexp": lambda T, w: (w / 50).logsumexp(1),
+    "trace": lambda T, w: w[:, :3].trace(),
     "tril": lambda T, w: w.tril(),
     "triu": lambda T, w: w.triu(1),
 }
@@ -97,6 +124,11 @@ ERRORS = {
     "gather_ndim": lambda T: T.ones(3, 4).gather(1, T.tensor([0])),
     "gather_float": lambda T: T.ones(3, 4).gather(1, T.tensor([[0.]])),
     "gather_too_large": lambda T: T.ones(3, 4).gather(1, T.tensor([[0]] * 5)),
+    "roll_misaligned": lambda T: T.ones(2, 3).roll((1, 2), (0,)),
+    "roll_dim": lambda T: T.ones(2, 3).roll(1, 5),
+    "diag_3d": lambda T: T.diag(T.ones(2, 2, 2)),
+    "masked_select_int_mask": lambda T: T.masked_select(T.arange(3), T.tensor([1, 0, 1])),
+    "trace_vector": lambda T: T.trace(T.ones(3)),
     "tril_1d": lambda T: T.ones(3).tril(),
     "triu_0d": lambda T: T.tensor(1.).triu(),
 }

@@ -26,7 +26,8 @@ __all__ = [
     "t", "permute", "narrow", "select", "unbind", "split", "chunk", "diagonal", "clone",
     "detach", "sign", "sgn", "clamp_min", "clamp_max", "fmod", "remainder", "floor_divide",
     "nan_to_num", "isclose", "count_nonzero", "outer", "index_select", "gather", "nonzero",
-    "argwhere", "tril", "triu",
+    "argwhere", "tril", "triu", "masked_select", "diag", "roll", "amax", "amin", "logsumexp",
+    "trace",
     "floor", "ceil", "trunc", "frac", "isnan", "isinf", "isfinite",
     "reciprocal", "all", "any", "square",
     "rsqrt", "log1p", "expm1", "round", "sort", "argsort", "topk", "norm", "masked_fill",
@@ -281,6 +282,34 @@ def nonzero(input, *, as_tuple=False):
 
 def argwhere(input):
     return input.argwhere()
+
+
+def masked_select(input, mask):
+    return input.masked_select(mask)
+
+
+def diag(input, diagonal=0):
+    return input.diag(diagonal)
+
+
+def roll(input, shifts, dims=None):
+    return input.roll(shifts, dims)
+
+
+def amax(input, dim=(), keepdim=False):
+    return input.amax(dim, keepdim)
+
+
+def amin(input, dim=(), keepdim=False):
+    return input.amin(dim, keepdim)
+
+
+def logsumexp(input, dim, keepdim=False):
+    return input.logsumexp(dim, keepdim)
+
+
+def trace(input):
+    return input.trace()
 
 
 def tril(input, diagonal=0):

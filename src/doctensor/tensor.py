@@ -812,6 +812,27 @@ class Tensor(TensorBase):
     def triu_(self, diagonal=0):
         return gathering.triangle("triu", self, diagonal, in_place=True)
 
+    def masked_select(self, mask):
+        return gathering.masked_select(self, mask)
+
+    def diag(self, diagonal=0):
+        return gathering.diag(self, diagonal)
+
+    def roll(self, shifts, dims=None):
+        return joining.roll(self, shifts, dims)
+
+    def amax(self, dim=(), keepdim=False):
+        return reduction.amax_amin("amax", self, dim, keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return reduction.amax_amin("amin", self, dim, keepdim)
+
+    def logsumexp(self, dim, keepdim=False):
+        return reduction.logsumexp(self, dim, keepdim)
+
+    def trace(self):
+        return reduction.trace(self)
+
     def isnan(self):
         return P.run(P.isnan, (self,))
 

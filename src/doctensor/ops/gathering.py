@@ -11,7 +11,7 @@ import numpy as np
 from .. import _strides as S
 from ._registry import declare, needs_grad, record, wrap_result
 
-__all__ = ["index_select", "gather", "nonzero", "triangle"]
+__all__ = ["index_select", "gather", "masked_select", "nonzero", "diag", "triangle"]
 
 _INDEX_KINDS = (np.dtype(np.int32), np.dtype(np.int64))
 
@@ -23,7 +23,7 @@ def _add_at(xp, out, where, values):
 
 def _apply(op, inputs, attrs, out, like):
     """Wrap the array ``out`` and record ``op``'s node when one of ``inputs`` needs it."""
-    result = wrap_result(like._backend.xp.ascontiguousarray(out), like)
+    result = wrap_result(out if out.flags.c_contiguous else out.copy(order="C"), like)
     if needs_grad(inputs):
         record(op, inputs, (result,), attrs)
     return result
@@ -135,6 +135,33 @@ _backwards(_index_select, _index_add, index_select)
 _backwards(_gather, _scatter_add, gather)
 
 
+# -- masked_select ------------------------------------------------------------------------------
+
+
+@declare("masked_select", "MaskedSelectBackward0", ("self", "mask"), saves={"mask": (0,)})
+def _masked_select(xp, a, mask):
+    a, mask = xp.broadcast_arrays(a, mask)
+    return a[mask]
+
+
+@_masked_select.def_backward
+def _(ctx, grad):
+    from .indexing import index_put
+    mask = ctx.mask._data
+    xp = grad._backend.xp
+    shape = np.broadcast_shapes(ctx.input_meta[0][0], mask.shape)
+    zeros = wrap_result(xp.zeros(shape, grad._data.dtype), grad)
+    return (index_put(zeros, (xp.broadcast_to(mask, shape),), grad), None)  # summed back: _fit
+
+
+def masked_select(t, mask):
+    """The elements of ``t`` where the bool ``mask`` (both broadcast) is True, as a vector."""
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    out = _masked_select.forward(t._backend.xp, t._data, mask._data)
+    return _apply(_masked_select, (t, mask), None, out, t)
+
+
 # -- nonzero ------------------------------------------------------------------------------------
 
 
@@ -153,6 +180,42 @@ def nonzero(t, as_tuple=False):
     if not out._data.size:  # wrap_result gives empty results contiguous strides
         out._data = xp.lib.stride_tricks.as_strided(out._data, strides=(8, 8 * n))
     return out
+
+
+# -- diag -------------------------------------------------------------------------------------
+
+
+@declare("diag_embed", "DiagEmbedBackward0")
+def _diag_embed(xp, v, offset):
+    return xp.diag(v, offset)
+
+
+@_diag_embed.def_backward
+def _(ctx, grad):
+    return (grad.diagonal(ctx.offset),)
+
+
+def diag(t, diagonal=0):
+    """A vector's square matrix with it on the ``diagonal``, or a matrix's diagonal (a copy)."""
+    if t._data.ndim == 1:
+        out = _diag_embed.forward(t._backend.xp, t._data, diagonal)
+        return _apply(_diag_embed, (t,), {"offset": diagonal}, out, t)
+    if t._data.ndim != 2:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {t._data.ndim}D")
+    out = _diagonal_copy.forward(t._backend.xp, t._data, diagonal)
+    return _apply(_diagonal_copy, (t,), {"offset": diagonal}, out, t)
+
+
+@declare("diagonal_copy", "DiagonalBackward0_copy")
+def _diagonal_copy(xp, a, offset):
+    return xp.diagonal(a, offset).copy()
+
+
+@_diagonal_copy.def_backward
+def _(ctx, grad):
+    from .views import diagonal, embed
+    attrs = {"offset_": ctx.offset, "dim1": 0, "dim2": 1}
+    return (embed(grad, ctx.input_meta[0][0], diagonal, attrs),)
 
 
 # -- tril and triu ------------------------------------------------------------------------------

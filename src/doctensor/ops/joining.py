@@ -166,3 +166,31 @@ def flip(t, dims):
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     out = preserve_layout(_flip.forward(t._backend.xp, t._data, wrapped if ndim else ()), t)
     return _run(_flip, [t], out, {"dims": wrapped})
+
+
+# -- roll ------------------------------------------------------------------------------------
+
+@declare("roll", "RollBackward0")
+def _roll(xp, a, shifts, dims):
+    if not dims:  # the flattened tensor rolls, then takes its shape back
+        return xp.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
+    return xp.roll(a, shifts, axis=dims).copy(order="C")
+
+
+@_roll.def_backward
+def _(ctx, grad):
+    return (grad.roll(tuple(-s for s in ctx.shifts), ctx.dims or None),)
+
+
+def roll(t, shifts, dims=None):
+    """Elements shifted along ``dims`` (of the flattened tensor when None), wrapping round."""
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    dims = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
+    if dims and len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
+                           f"{len(dims)}")
+    dims = tuple(wrap_dim(d, max(t._data.ndim, 1)) for d in dims)
+    if not t._data.ndim:
+        dims = ()
+    out = _roll.forward(t._backend.xp, t._data, shifts, dims)
+    return _run(_roll, [t], out, {"shifts": shifts, "dims": dims})

@@ -342,6 +342,80 @@ max_dim.def_backward(_select_backward)
 min_dim.def_backward(_select_backward)
 
 
+def _amax_amin(name):
+    @declare(name, name.capitalize() + "Backward0", saves={"self": (0,), "result": (0,)})
+    def op(xp, a, dim, keepdim):
+        return (xp.max if name == "amax" else xp.min)(a, axis=dim, keepdims=keepdim)
+
+    @op.def_backward
+    def _(ctx, grad):  # the gradient shared evenly among the extremes (torch's formula)
+        shape = ctx.input_meta[0][0]
+        dims = tuple(range(len(shape))) if ctx.dim is None else ctx.dim
+        grad, result = _keep_dims(dims, ctx.keepdim, len(shape), grad, ctx.result)
+        mask = ctx.self == result
+        return ((grad / mask.sum(dims, keepdim=True)) * mask,)
+    return op
+
+
+amax_op, amin_op = _amax_amin("amax"), _amax_amin("amin")
+
+
+def amax_amin(name, t, dim=(), keepdim=False):
+    """``amax``/``amin`` over ``dim`` (all dims when empty): values only, no indices."""
+    dims = normalize_dims(dim, t._data.ndim) if dim != () else ()
+    if t._data.size == 0:
+        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() "
+                         "== 0.")
+    axis = dims if dims and t._data.ndim else None
+    return _run(amax_op if name == "amax" else amin_op, t, {"dim": axis, "keepdim": keepdim})
+
+
+@declare("logsumexp", "LogsumexpBackward0", saves={"self": (0,), "result": (0,)})
+def logsumexp_op(xp, a, dim, keepdim):
+    """torch's CPU steps: the max (0 where it is infinite) plus log(sum(exp(a - max)))."""
+    from .pointwise import exp, log
+    m = xp.max(a, axis=dim, keepdims=True)
+    m = xp.where(xp.isinf(m), m.dtype.type(0), m)
+    e = exp.forward(xp, a - m)
+    with np.errstate(divide="ignore", invalid="ignore"):  # log(0) is -inf, silently
+        out = log.forward(xp, e.sum(axis=dim, keepdims=True, dtype=e.dtype)) + m
+    return out if keepdim else out.reshape([n for i, n in enumerate(out.shape) if i not in dim])
+
+
+@logsumexp_op.def_backward
+def _(ctx, grad):
+    shape = ctx.input_meta[0][0]
+    grad, result = _keep_dims(ctx.dim, ctx.keepdim, len(shape), grad, ctx.result)
+    return (grad * (ctx.self - result).exp(),)
+
+
+def logsumexp(t, dim, keepdim=False):
+    if not t._data.dtype.kind == "f":
+        t = t.to(_BY_NP[np.dtype(np.float32)])  # torch computes integers in the default float
+    dims = normalize_dims(dim, max(t._data.ndim, 1))
+    if not t._data.ndim:
+        return _run(logsumexp_op, t.reshape(1), {"dim": dims, "keepdim": False})
+    return _run(logsumexp_op, t, {"dim": dims, "keepdim": keepdim})
+
+
+@declare("trace", "TraceBackward0")
+def trace_op(xp, a):
+    return xp.trace(a, dtype=np.int64 if a.dtype.kind in "biu" else a.dtype)
+
+
+@trace_op.def_backward
+def _(ctx, grad):
+    xp = grad._backend.xp
+    diagonal = wrap_result(xp.eye(*ctx.input_meta[0][0], dtype=bool), grad)
+    return (where_tensor(diagonal, grad, 0),)  # torch fills zeros' diagonal: +0. elsewhere
+
+
+def trace(t):
+    if t._data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {t._data.ndim}")
+    return _run(trace_op, t, {})
+
+
 def max_min(name, t, dim=None, keepdim=False):
     """``max()``/``min()``: a 0-d tensor, or (values, indices) along ``dim``."""
     xp = t._backend.xp
