@@ -329,3 +329,31 @@ def test_tensor_from_tensors_and_stack_0d():
                 T.cat([T.ones(0), T.ones(2)]), T.cat([T.ones(2, 0), T.ones(2, 3)], 1),
                 T.tensor([[T.tensor(1.0)]])]
     same_outcome(scenario)
+
+
+LEGACY = {
+    "tensor_data": lambda T: [T.Tensor([1, 2]), T.Tensor([[1, 2], [3, 4]]), T.Tensor((2, 3)),
+                              T.FloatTensor(np.ones(2))],
+    "tensor_sizes": lambda T: [T.Tensor(2, 3).shape, T.Tensor().shape, T.Tensor(2, 0).shape,
+                               T.Tensor(T.Size([2])).shape, T.DoubleTensor(2).dtype],
+    "typed": lambda T: [T.FloatTensor([1]), T.LongTensor([1.7, -2.5]), T.BoolTensor([1, 0]),
+                        T.IntTensor([1]), T.ByteTensor([1]), T.HalfTensor([1]),
+                        T.ShortTensor([1]), T.CharTensor([-1])],
+    "alias": lambda T: [(t := T.ones(2)), (u := T.Tensor(t)).add_(1), t._version, u._version,
+                        u.data_ptr() == t.data_ptr()],
+    "isinstance": lambda T: [isinstance(T.ones(1), T.FloatTensor),
+                             isinstance(T.ones(1), T.LongTensor),
+                             isinstance(T.ones(1, dtype=T.long), T.LongTensor),
+                             T.FloatTensor.__name__, T.LongTensor.__name__],
+    "error_scalar": lambda T: T.Tensor(3.5),
+    "error_bool": lambda T: T.Tensor(True),
+    "error_negative": lambda T: T.Tensor(-1),
+    "error_other_dtype": lambda T: T.LongTensor(T.ones(2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEGACY))
+def test_legacy_constructors(name):
+    """torch.Tensor(...) and torch.FloatTensor(...) & co. as in older tutorials (empty memory
+    is zero-filled in doctensor, so sizes alone are compared there)."""
+    same_outcome(LEGACY[name])

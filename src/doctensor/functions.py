@@ -1,5 +1,6 @@
 """The ``torch.*`` functions: each one calls the op or the Tensor method it names."""
 
+from . import _dtypes
 from ._dtypes import get_default_dtype
 from ._strides import (
     channels_last,
@@ -10,9 +11,11 @@ from ._strides import (
 )
 from .ops import creation, joining, linalg, nn_ops, random_ops
 from .ops import pointwise as P
-from .tensor import Tensor
+from .tensor import Tensor, legacy_new
 
 __all__ = [
+    "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor",
+    "CharTensor", "ByteTensor", "BoolTensor",
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "empty", "full", "arange", "linspace",
     "eye", "zeros_like", "ones_like", "empty_like", "full_like", "empty_strided", "rand",
     "randn", "randint", "memory_format", "contiguous_format", "preserve_format",
@@ -629,3 +632,27 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
     names = {0: "none", 1: "mean", 2: "sum"}
     return nn_ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
                                                    names.get(reduction, reduction))
+
+
+# -- legacy tensor types: torch.FloatTensor([1., 2.]), isinstance(t, torch.LongTensor) ----------
+
+
+class _LegacyType(type):
+    """``torch.FloatTensor`` & co.: calling one makes a tensor of its dtype (``legacy_new``);
+    a CPU tensor of that dtype is an instance of it."""
+
+    def __call__(cls, *args, device=None):
+        return legacy_new(cls.dtype, args, device)
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and not obj.is_cuda
+
+
+def _legacy_type(dt):
+    return _LegacyType(dt.scalar_name + "Tensor", (), {"dtype": dt, "__module__": "torch"})
+
+
+(FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,
+ ByteTensor, BoolTensor) = (_legacy_type(d) for d in (
+    _dtypes.float32, _dtypes.float64, _dtypes.float16, _dtypes.int64, _dtypes.int32,
+    _dtypes.int16, _dtypes.int8, _dtypes.uint8, _dtypes.bool_))

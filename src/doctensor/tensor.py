@@ -7,7 +7,18 @@ import weakref
 from . import _strides as S
 from . import _tensor_str, autograd
 from ._dtypes import ALL as ALL_DTYPES
-from ._dtypes import bool_, float16, float32, float64, int8, int16, int32, int64, uint8
+from ._dtypes import (
+    bool_,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+)
 from ._dtypes import dtype as dtype_cls
 from ._tensor_base import TensorBase, alias
 from .autograd.grad_mode import GradMode
@@ -25,6 +36,7 @@ from .ops import (
 )
 from .ops import pointwise as P
 from .ops import views as V
+from .size import Size
 
 __all__ = ["Tensor"]
 
@@ -69,6 +81,13 @@ class Tensor(TensorBase):
     """A multi-dimensional array with PyTorch's sharing, versioning and autograd semantics."""
 
     __array_priority__ = 1000
+
+    def __new__(cls, *args, device=None):
+        """The legacy constructor ``torch.Tensor(...)`` (doctensor itself makes tensors with
+        ``object.__new__``): see ``legacy_new``."""
+        if cls is not Tensor:  # a subclass (Parameter) makes its own
+            return super().__new__(cls)
+        return legacy_new(get_default_dtype(), args, device)
 
     # -- autograd properties ------------------------------------------------------------------
     @property
@@ -1178,3 +1197,34 @@ def _dtype_view(t, dtype):
 
 
 _registry.set_tensor_class(Tensor)
+
+
+def legacy_new(dtype, args, device=None):
+    """``torch.Tensor(...)`` / ``torch.FloatTensor(...)`` & co.: no arguments give an empty
+    tensor, sizes (ints or a ``torch.Size``) a new tensor of that shape (zero-filled, like
+    every doctensor ``empty``), a sequence its values converted to ``dtype``, and a tensor
+    of that dtype an alias of it (same storage and version counter)."""
+    if not args:
+        return creation.empty((0,), dtype, device)
+    first = args[0]
+    if len(args) == 1 and isinstance(first, Tensor):
+        if first.dtype is not dtype:
+            raise TypeError(f"expected {_options(dtype, first.device)} (got "
+                            f"{_options(first.dtype, first.device)})")
+        return first.detach()
+    if isinstance(first, Size) or all(type(a) is int for a in args):
+        shape = tuple(first) if isinstance(first, Size) else args
+        for n in shape:
+            if n < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                                   f"{list(shape)}")
+        return creation.empty(shape, dtype, device)
+    if len(args) == 1 and not isinstance(first, (bool, int, float, complex)):
+        return creation.tensor(first, dtype=dtype, device=device)
+    raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
+
+
+def _options(dtype, device):
+    return (f"TensorOptions(dtype={dtype.c_name}, device={device}, layout=Strided, "
+            "requires_grad=false (default), pinned_memory=false (default), "
+            "memory_format=(nullopt))")
