@@ -11,7 +11,8 @@ import warnings
 import doctensor as torch
 from doctensor import _nn
 
-__all__ = ["linear", "bilinear", "relu", "leaky_relu", "sigmoid", "tanh", "gelu", "softmax",
+__all__ = ["linear", "bilinear", "conv2d", "max_pool2d", "relu", "leaky_relu", "sigmoid", "tanh",
+           "gelu", "softmax",
            "log_softmax", "dropout", "mse_loss", "l1_loss", "cross_entropy", "nll_loss",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot", "embedding",
            "layer_norm", "batch_norm"]
@@ -34,6 +35,19 @@ def bilinear(input1, input2, weight, bias=None):
     """``out[n, k] = input1[n] @ weight[k] @ input2[n] (+ bias[k])``."""
     out = (input1[:, None, None, :].matmul(weight)[:, :, 0, :] * input2.unsqueeze(1)).sum(-1)
     return out if bias is None else out + bias
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """A 2-d convolution (cross-correlation) of (N, C, H, W) or (C, H, W) inputs."""
+    return _nn.conv2d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """The largest value of each kernel_size window (``stride`` defaults to kernel_size)."""
+    if return_indices:
+        raise NotImplementedError("doctensor's max_pool2d does not return indices")
+    return _nn.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 def relu(input, inplace=False):

@@ -12,6 +12,27 @@ from .module import Module
 __all__ = ["Identity", "Linear", "Bilinear"]
 
 
+def weight_and_bias(module, weight_shape, bias, device, dtype):
+    """Give ``module`` a ``weight`` of ``weight_shape`` and a ``bias`` (or None) and draw
+    them (``draw_weight_and_bias``)."""
+    module.weight = Parameter(torch.empty(weight_shape, device=device, dtype=dtype))
+    if bias:
+        module.bias = Parameter(torch.empty(weight_shape[0], device=device, dtype=dtype))
+    else:
+        module.register_parameter("bias", None)
+    draw_weight_and_bias(module)
+
+
+def draw_weight_and_bias(module):
+    """torch's reset_parameters of Linear and Conv layers: the weight by
+    ``kaiming_uniform_(a=sqrt(5))``, then the bias from ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))``."""
+    init.kaiming_uniform_(module.weight, a=math.sqrt(5))
+    if module.bias is not None:
+        fan_in, _ = init._calculate_fan_in_and_fan_out(module.weight)
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        init.uniform_(module.bias, -bound, bound)
+
+
 class Identity(Module):
     """Returns its input (arguments are accepted and ignored)."""
 
@@ -38,20 +59,10 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(torch.empty((out_features, in_features), device=device,
-                                            dtype=dtype))
-        if bias:
-            self.bias = Parameter(torch.empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        weight_and_bias(self, (out_features, in_features), bias, device, dtype)
 
     def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        draw_weight_and_bias(self)
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)

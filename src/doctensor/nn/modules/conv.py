@@ -1,0 +1,68 @@
+"""``Conv2d`` and ``MaxPool2d``."""
+
+from .. import functional as F
+from .linear import draw_weight_and_bias, weight_and_bias
+from .module import Module
+
+__all__ = ["Conv2d", "MaxPool2d"]
+
+
+def _pair(v):
+    return (v, v) if isinstance(v, int) else tuple(v)
+
+
+class Conv2d(Module):
+    """A 2-d convolution (``groups=1``, zero padding).  The weight, ``(out, in, kH, kW)``, and
+    the bias are drawn as ``Linear``'s are, with fan_in = in * kH * kW: a seeded doctensor
+    ``Conv2d`` equals torch's bit for bit."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__()
+        if groups != 1 or padding_mode != "zeros":
+            raise NotImplementedError("doctensor's Conv2d supports groups=1 and zero padding")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
+        self.padding, self.dilation = _pair(padding), _pair(dilation)
+        self.groups, self.padding_mode = groups, padding_mode
+        weight_and_bias(self, (out_channels, in_channels, *self.kernel_size), bias, device,
+                        dtype)
+
+    def reset_parameters(self):
+        draw_weight_and_bias(self)
+
+    def forward(self, input):
+        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation)
+
+    def extra_repr(self):
+        s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+             f"stride={self.stride}")
+        if self.padding != (0, 0):
+            s += f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            s += f", dilation={self.dilation}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s
+
+
+class MaxPool2d(Module):
+    """The largest value of each window (``stride`` defaults to the kernel size)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
+                 ceil_mode=False):
+        super().__init__()
+        if return_indices:
+            raise NotImplementedError("doctensor's MaxPool2d does not return indices")
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding, self.dilation = padding, dilation
+        self.return_indices, self.ceil_mode = return_indices, ceil_mode
+
+    def forward(self, input):
+        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            self.ceil_mode)
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")

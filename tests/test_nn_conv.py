@@ -1,0 +1,137 @@
+"""nn.Conv2d, nn.MaxPool2d, F.conv2d and F.max_pool2d against torch 2.13.
+
+Seeded layers draw torch's weights bit for bit; convolution values and gradients agree to
+float32 rounding (torch's kernels sum in another order: compared with a tolerance, reprs
+left out); max pooling is exact.  Shapes, strides, grad_fn names and errors are torch's.
+"""
+
+import pytest
+import torch
+from _oracle import same_outcome
+
+import doctensor
+
+
+def _conv_case(T, kw, shape=(2, 3, 7, 6), channels=(3, 4), kernel=3):
+    T.manual_seed(0)
+    layer = T.nn.Conv2d(*channels, kernel, **kw)
+    x = T.randn(*shape, requires_grad=True)
+    y = layer(x)
+    (y * y).sum().backward()
+    return (layer.weight.detach().clone(), y, y.grad_fn.name(),
+            [None if n is None else n.name() for n, _ in y.grad_fn.next_functions],
+            x.grad, layer.weight.grad, None if layer.bias is None else layer.bias.grad)
+
+
+CONV = {
+    "plain": {},
+    "stride": {"stride": 2},
+    "padding": {"padding": 1},
+    "dilation_padding": {"dilation": 2, "padding": (2, 1)},
+    "no_bias": {"bias": False, "stride": (2, 1)},
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONV))
+def test_conv2d_values_gradients_and_names(name):
+    same_outcome(lambda T: _conv_case(T, CONV[name]), rtol=2e-5, atol=2e-5, reprs=False)
+
+
+def test_unbatched_input_and_functional_form():
+    def scenario(T):
+        w = T.arange(24.0).view(2, 1, 3, 4) / 10
+        x = T.arange(70.0).view(1, 7, 10)
+        return T.nn.functional.conv2d(x, w), T.nn.functional.conv2d(x[None], w, T.ones(2),
+                                                                     stride=(2, 1))
+    same_outcome(scenario, rtol=1e-6, atol=1e-4, reprs=False)
+
+
+POOL = {
+    "k2": {"kernel_size": 2},
+    "k3_s2_p1": {"kernel_size": 3, "stride": 2, "padding": 1},
+    "ceil": {"kernel_size": 2, "ceil_mode": True},
+    "dilation": {"kernel_size": 2, "dilation": 2},
+    "rect": {"kernel_size": (2, 3), "stride": (1, 2)},
+}
+
+
+@pytest.mark.parametrize("name", sorted(POOL))
+def test_max_pool2d_exact(name):
+    def scenario(T):
+        T.manual_seed(1)
+        x = T.randn(2, 3, 7, 5, requires_grad=True)
+        y = T.nn.functional.max_pool2d(x, **POOL[name])
+        y.backward(T.arange(float(y.numel())).view(y.shape))
+        return y, y.grad_fn.name(), x.grad, T.nn.MaxPool2d(**POOL[name])(x.detach())
+    same_outcome(scenario)
+
+
+def test_max_pool2d_ties_and_nan():
+    def scenario(T):
+        out = []
+        for values in ([1.0, float("nan"), 3.0, 2.0], [1.0, 3.0, 3.0, 2.0]):
+            m = T.tensor(values).view(1, 1, 2, 2).requires_grad_()
+            r = T.nn.functional.max_pool2d(m, 2)
+            r.backward(T.ones_like(r))
+            out += [r, m.grad]
+        return out
+    same_outcome(scenario)
+
+
+ERRORS = {
+    "channels": lambda T: T.nn.Conv2d(1, 2, 3)(T.ones(1, 3, 5, 5)),
+    "kernel_too_large": lambda T: T.nn.Conv2d(1, 2, 3)(T.ones(1, 1, 2, 2)),
+    "pool_output_too_small": lambda T: T.nn.functional.max_pool2d(T.ones(1, 1, 1, 1), 2),
+    "pool_padding": lambda T: T.nn.functional.max_pool2d(T.ones(1, 1, 4, 4), 2, padding=2),
+    "conv_2d_input": lambda T: T.nn.functional.conv2d(T.ones(4, 4), T.ones(1, 1, 2, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_errors_are_torchs(name):
+    same_outcome(ERRORS[name])
+
+
+def test_reprs():
+    def scenario(T):
+        return [repr(m) for m in (T.nn.MaxPool2d(2), T.nn.Conv2d(3, 6, 5),
+                                  T.nn.Conv2d(3, 6, 5, stride=2, padding=1, bias=False),
+                                  T.nn.Conv2d(3, 6, (3, 5), dilation=2))]
+    same_outcome(scenario)
+
+
+def test_small_cnn_trains_like_torch():
+    """Three SGD steps of conv -> relu -> pool -> linear on a seeded batch."""
+    def scenario(T):
+        T.manual_seed(0)
+        net = T.nn.Sequential(T.nn.Conv2d(1, 4, 3, padding=1), T.nn.ReLU(), T.nn.MaxPool2d(2),
+                              T.nn.Flatten(), T.nn.Linear(4 * 4 * 4, 3))
+        opt = T.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+        x, labels = T.randn(5, 1, 8, 8), T.tensor([0, 2, 1, 1, 0])
+        losses = []
+        for _ in range(3):
+            opt.zero_grad()
+            loss = T.nn.functional.cross_entropy(net(x), labels)
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        return losses, [p.detach().clone() for p in net.parameters()]
+    same_outcome(scenario, rtol=1e-4, atol=1e-5, reprs=False)
+
+
+def test_double_backward_is_refused_clearly():
+    """torch differentiates a convolution's backward again; doctensor names the node as torch
+    does (ConvolutionBackwardBackward0) and refuses to go through it."""
+    names = []
+    for lib in (doctensor, torch):
+        x = lib.ones(1, 1, 4, 4, requires_grad=True)
+        w = lib.ones(1, 1, 2, 2, requires_grad=True)
+        g, = lib.autograd.grad(lib.nn.functional.conv2d(x, w).sum(), x, create_graph=True)
+        names.append(g.grad_fn.name())
+    assert names == ["ConvolutionBackwardBackward0"] * 2
+    with pytest.raises(NotImplementedError, match="double backward of conv2d"):
+        g_dt = doctensor.autograd.grad(
+            doctensor.nn.functional.conv2d(x_dt := doctensor.ones(1, 1, 4, 4, requires_grad=True),
+                                           doctensor.ones(1, 1, 2, 2, requires_grad=True)).sum(),
+            x_dt, create_graph=True)[0]
+        g_dt.sum().backward()
