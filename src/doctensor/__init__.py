@@ -70,10 +70,11 @@ def set_rng_state(new_state):
     default_generator.set_state(new_state.numpy())
 
 
-from . import nn, optim  # noqa: E402  (they use the names above, as torch's do)
+from . import nn, optim, utils  # noqa: E402  (they use the names above, as torch's do)
 from .serialization import load, save  # noqa: E402
 
 __all__ = ["Tensor", "Size", "device", "dtype", "Generator", "autograd", "cuda", "nn", "optim",
+           "utils",
            "save", "load",
            "manual_seed", "initial_seed", "seed", "get_rng_state", "set_rng_state",
            "default_generator", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
