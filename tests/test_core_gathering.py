@@ -2,12 +2,15 @@
 amin, logsumexp and trace against torch 2.13: values, dtypes,
 strides, gradients and their grad_fn names (first and second order), torch's errors."""
 
+import warnings
+
 import numpy as np
 import pytest
 import torch  # noqa: F401  (the oracle)
 from _oracle import same_outcome
 
 import doctensor  # noqa: F401
+import doctensor.functions as functions
 
 
 def _grad_names(t):
@@ -137,3 +140,50 @@ ERRORS = {
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_errors_are_torchs(name):
     same_outcome(ERRORS[name])
+
+
+COUNTING = {
+    "unique": lambda T: [T.unique(T.tensor([3, 1, 2, 1])),
+                         T.unique(T.tensor([3.0, 1.0, 3.0]), return_counts=True),
+                         T.unique(T.tensor([[1, 2], [1, 2], [0, 5]]), dim=0),
+                         T.unique(T.tensor([3, 1, 2, 1]), return_inverse=True),
+                         T.tensor([2, 2]).unique(sorted=False),
+                         T.unique(T.tensor([[3, 1], [1, 0]]), return_inverse=True,
+                                  return_counts=True),
+                         T.tensor([1.0, 2.0], requires_grad=True).unique().requires_grad],
+    "unique_backward": lambda T: T.tensor([1.0, 2.0], requires_grad=True).unique().sum()
+    .backward(),
+    "bincount": lambda T: [T.bincount(T.tensor([1, 1, 3])),
+                           T.bincount(T.tensor([1, 1]), minlength=4),
+                           T.bincount(T.tensor([0, 1]), weights=T.tensor([0.5, 2.0])),
+                           T.tensor([0, 1]).bincount(T.tensor([0.5, 2.0], dtype=T.float64)),
+                           T.bincount(T.tensor([], dtype=T.long))],
+    "bincount_negative": lambda T: T.bincount(T.tensor([-1])),
+    "bincount_2d": lambda T: T.bincount(T.tensor([[1]])),
+    "bincount_float": lambda T: T.bincount(T.tensor([1.0])),
+    "logspace": lambda T: [T.logspace(0, 1, 3), T.logspace(0, 2, 5, base=2),
+                           T.logspace(-1, 1, 4), T.logspace(0, 3, 4, dtype=T.float64),
+                           T.logspace(0, 2, 3, dtype=T.int64)],
+    "meshgrid": lambda T: [
+        [(g, g.stride()) for g in T.meshgrid(T.arange(2.0), T.arange(3.0), indexing="xy")],
+        [(g, g.stride()) for g in T.meshgrid(T.arange(2), T.arange(3), indexing="ij")],
+        [g.shape for g in T.meshgrid([T.arange(2), T.arange(3), T.arange(4)], indexing="xy")]],
+}
+
+
+@pytest.mark.parametrize("name", sorted(COUNTING))
+def test_unique_bincount_logspace_meshgrid(name):
+    same_outcome(COUNTING[name])
+
+
+def test_meshgrid_without_indexing_warns_once_like_torch():
+    functions._MESHGRID_WARNED.clear()
+    seen = []
+    for lib in (doctensor, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lib.meshgrid(lib.arange(2), lib.arange(3))
+            lib.meshgrid(lib.arange(2), lib.arange(3))
+        seen.append([(w.category, str(w.message)) for w in caught])
+    assert len(seen[0]) == 1  # once, as torch's TORCH_WARN_ONCE (it may have warned earlier)
+    assert seen[1] in ([], seen[0])

@@ -1,5 +1,7 @@
 """The ``torch.*`` functions: each one calls the op or the Tensor method it names."""
 
+import warnings
+
 from . import _dtypes
 from ._dtypes import get_default_dtype
 from ._strides import (
@@ -9,7 +11,7 @@ from ._strides import (
     memory_format,
     preserve_format,
 )
-from .ops import creation, joining, linalg, nn_ops, random_ops
+from .ops import creation, gathering, joining, linalg, nn_ops, random_ops
 from .ops import pointwise as P
 from .tensor import Tensor, legacy_new
 
@@ -29,7 +31,8 @@ __all__ = [
     "t", "permute", "narrow", "select", "unbind", "split", "chunk", "diagonal", "clone",
     "detach", "sign", "sgn", "clamp_min", "clamp_max", "fmod", "remainder", "floor_divide",
     "nan_to_num", "isclose", "count_nonzero", "outer", "index_select", "gather", "nonzero",
-    "argwhere", "tril", "triu", "masked_select", "diag", "roll", "amax", "amin", "logsumexp",
+    "argwhere", "tril", "triu", "logspace", "unique", "bincount", "meshgrid", "masked_select",
+    "diag", "roll", "amax", "amin", "logsumexp",
     "trace",
     "floor", "ceil", "trunc", "frac", "isnan", "isinf", "isfinite",
     "reciprocal", "all", "any", "square",
@@ -52,6 +55,7 @@ as_tensor = creation.as_tensor
 from_numpy = creation.from_numpy
 arange = creation.arange
 linspace = creation.linspace
+logspace = creation.logspace
 eye = creation.eye
 
 
@@ -656,3 +660,46 @@ def _legacy_type(dt):
  ByteTensor, BoolTensor) = (_legacy_type(d) for d in (
     _dtypes.float32, _dtypes.float64, _dtypes.float16, _dtypes.int64, _dtypes.int32,
     _dtypes.int16, _dtypes.int8, _dtypes.uint8, _dtypes.bool_))
+
+
+# -- unique, bincount, meshgrid -----------------------------------------------------------------
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct values (sorted; rows or slices along ``dim``), with the inverse indices
+    and the counts when asked.  Not differentiable (torch's Unique2Backward0 refuses too)."""
+    return gathering.unique(input, return_inverse, return_counts, dim)
+
+
+def bincount(input, weights=None, minlength=0):
+    """How often each non-negative integer occurs in the 1-d ``input`` (or the sum of its
+    ``weights``)."""
+    return gathering.bincount(input, weights, minlength)
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids of 1-d tensors, as expanded views: ``indexing='ij'`` (torch's
+    default, warned about once per process as torch does) or ``'xy'`` (the first two inputs
+    swapped, and their grids swapped back)."""
+    if len(tensors) == 1 and isinstance(tensors[0], list | tuple):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        if not _MESHGRID_WARNED:
+            _MESHGRID_WARNED.append(True)
+            warnings.warn(_MESHGRID_WARNING, UserWarning, stacklevel=2)
+        indexing = "ij"
+    swap = indexing == "xy" and len(tensors) >= 2
+    if swap:
+        tensors = (tensors[1], tensors[0], *tensors[2:])
+    shape = [t.numel() for t in tensors]
+    grids = [t.reshape([-1 if i == k else 1 for i in range(len(tensors))]).expand(shape)
+             for k, t in enumerate(tensors)]
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+_MESHGRID_WARNED = []  # torch's TORCH_WARN_ONCE: the first call without indexing warns
+_MESHGRID_WARNING = ("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                     "indexing argument. (Triggered internally at /__w/pytorch/pytorch/aten/src/"
+                     "ATen/native/TensorShape.cpp:4215.)")

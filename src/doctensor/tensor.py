@@ -831,6 +831,12 @@ class Tensor(TensorBase):
     def triu_(self, diagonal=0):
         return gathering.triangle("triu", self, diagonal, in_place=True)
 
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        return gathering.unique(self, return_inverse, return_counts, dim)
+
+    def bincount(self, weights=None, minlength=0):
+        return gathering.bincount(self, weights, minlength)
+
     def masked_select(self, mask):
         return gathering.masked_select(self, mask)
 

@@ -274,6 +274,15 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     return new_tensor(arr.astype(dtype.np), device, requires_grad)
 
 
+def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False):
+    """torch.logspace: ``base ** linspace(start, end)``, the exponents stepped as ATen steps
+    them (from both ends) and each power rounded once."""
+    dtype = dtype or get_default_dtype()
+    exponents = linspace(start, end, steps, dtype if dtype.is_floating_point else None)._data
+    arr = np.power(np.float64(base), exponents.astype(np.float64))
+    return new_tensor(arr.astype(dtype.np), device, requires_grad)
+
+
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):
     dtype = dtype or get_default_dtype()
     return new_tensor(np.eye(n, n if m is None else m, dtype=dtype.np), device, requires_grad)

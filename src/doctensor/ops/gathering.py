@@ -9,9 +9,11 @@ again, so gradients of gradients work as torch's do.
 import numpy as np
 
 from .. import _strides as S
+from .._dtypes import _BY_NP
 from ._registry import declare, needs_grad, record, wrap_result
 
-__all__ = ["index_select", "gather", "masked_select", "nonzero", "diag", "triangle"]
+__all__ = ["index_select", "gather", "masked_select", "nonzero", "diag", "triangle", "unique",
+           "bincount"]
 
 _INDEX_KINDS = (np.dtype(np.int32), np.dtype(np.int64))
 
@@ -247,3 +249,44 @@ def triangle(name, t, diagonal=0, in_place=False):
     out = op.forward(t._backend.xp, t._data, diagonal)
     return _apply(op, (t,), {"diagonal": diagonal}, out.astype(t._data.dtype, copy=False), t)
 
+
+
+# -- unique and bincount --------------------------------------------------------------------------
+
+
+@declare("unique", "Unique2Backward0")
+def _unique(xp, a, dim):
+    return xp.unique(a, axis=dim, return_inverse=True, return_counts=True)
+
+
+@_unique.def_backward
+def _(ctx, grad):
+    raise NotImplementedError("the derivative for '_unique2' is not implemented.")
+
+
+def unique(t, return_inverse=False, return_counts=False, dim=None):
+    """torch.unique: sorted distinct values (or slices along ``dim``), inverse and counts."""
+    a = t._data
+    d = None if dim is None else S.wrap_dim(dim, a.ndim)
+    values, inverse, counts = _unique.forward(t._backend.xp, a, d)
+    if d is None:
+        inverse = inverse.reshape(a.shape)
+    out = wrap_result(values.copy(order="C"), t)
+    if needs_grad((t,)):
+        record(_unique, (t,), (out,), {"dim": d})
+    extra = [wrap_result(x.astype(np.int64).copy(order="C"), t)
+             for x, wanted in ((inverse, return_inverse), (counts, return_counts)) if wanted]
+    return tuple([out, *extra]) if extra else out
+
+
+def bincount(t, weights=None, minlength=0):
+    a = t._data
+    if a.dtype.kind == "f":
+        raise NotImplementedError(f'"bincount_cpu" not implemented for '
+                                  f"'{_BY_NP[a.dtype].scalar_name}'")
+    if a.ndim != 1 or a.dtype.kind not in "iub" or (a.size and int(a.min()) < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    w = None if weights is None else weights._data
+    counts = t._backend.xp.bincount(a, w, minlength)
+    dtype = np.int64 if w is None else (np.float32 if w.dtype == np.float32 else np.float64)
+    return wrap_result(counts.astype(dtype), t)
