@@ -114,6 +114,20 @@ def test_mixed_devices_raise_and_change_nothing():
     assert a.item() if a.numel() == 1 else True
 
 
+def test_picking_ops_stay_on_the_device_and_refuse_mixed_ones():
+    x = dt.arange(12.0).view(3, 4).cuda()
+    index = dt.tensor([[0], [1], [2]])
+    outs = [x.gather(1, index.cuda()), x.index_select(0, dt.tensor([1]).cuda()), x.tril(),
+            x.nonzero(), x.roll(1), x.amax(1), x.unique(), x.masked_select(x > 5),
+            dt.nn.functional.conv2d(x.view(1, 1, 3, 4), dt.ones(1, 1, 2, 2).cuda())]
+    assert all(o.is_cuda for o in outs)
+    for bad in (lambda: x.gather(1, index), lambda: x.index_select(0, dt.tensor([1])),
+                lambda: x.masked_select(dt.ones(3, 4, dtype=dt.bool)),
+                lambda: dt.nn.functional.conv2d(x.view(1, 1, 3, 4), dt.ones(1, 1, 2, 2))):
+        with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+            bad()
+
+
 def test_copy_between_devices():
     a = dt.zeros(3, device="cuda")
     b = dt.arange(3.0)

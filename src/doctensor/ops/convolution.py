@@ -13,6 +13,7 @@ names, shapes, strides and errors are torch's.  The gradients of a convolution's
 import numpy as np
 
 from ._registry import declare, needs_grad, record, wrap_result
+from .pointwise import check_same_device
 
 __all__ = ["conv2d", "max_pool2d", "pair"]
 
@@ -133,6 +134,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     if x.dim() != 4:
         raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
                            f"input of size: {list(x.shape)}")
+    check_same_device([t for t in (x, weight, bias) if t is not None])
     stride, padding, dilation = pair(stride), pair(padding), pair(dilation)
     if x.shape[1] != weight.shape[1]:
         raise RuntimeError(

@@ -11,6 +11,7 @@ import numpy as np
 from .. import _strides as S
 from .._dtypes import _BY_NP
 from ._registry import declare, needs_grad, record, wrap_result
+from .pointwise import check_same_device
 
 __all__ = ["index_select", "gather", "masked_select", "nonzero", "diag", "triangle", "unique",
            "bincount"]
@@ -58,6 +59,7 @@ def _run(op, inputs, dim):
 
 def index_select(t, dim, index):
     """The slices of ``t`` at positions ``index`` (a vector) along ``dim``."""
+    check_same_device((t, index))
     d = S.wrap_dim(dim, max(t._data.ndim, 1))
     if index._data.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -97,6 +99,7 @@ def _scatter_add(xp, a, index, src, dim):
 
 def gather(t, dim, index):
     """``out[i][j] = t[i][index[i][j]]`` for ``dim=1`` (and likewise for every dim)."""
+    check_same_device((t, index))
     ndim = t._data.ndim
     d = S.wrap_dim(dim, max(ndim, 1))
     if index._data.dtype not in _INDEX_KINDS:
@@ -160,6 +163,7 @@ def masked_select(t, mask):
     """The elements of ``t`` where the bool ``mask`` (both broadcast) is True, as a vector."""
     if mask._data.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
+    check_same_device((t, mask))
     out = _masked_select.forward(t._backend.xp, t._data, mask._data)
     return _apply(_masked_select, (t, mask), None, out, t)
 
