@@ -199,3 +199,29 @@ def test_more_pointwise_functions(name):
             T.autograd.backward(graded, [T.ones_like(o) for o in graded])
         return out, [o.grad_fn.name() for o in graded], x.grad, v.grad
     same_outcome(scenario)
+
+
+@pytest.mark.parametrize("values", [[1.0, float("nan"), 3.0], [2.0, 5.0, 5.0],
+                                    [3.0, 1.0, 2.0, 4.0]])
+def test_max_min_median_of_all_share_the_gradient_like_torch(values):
+    """Ties share it evenly; a NaN result sends it to the NaN inputs (it was lost)."""
+    def scenario(T):
+        out = []
+        for op in ("max", "min", "median"):
+            x = T.tensor(values, requires_grad=True)
+            y = getattr(x, op)()
+            y.backward()
+            out += [y, x.grad, y.grad_fn.name()]
+        return out
+    same_outcome(scenario)
+
+
+def test_median_along_a_dim():
+    def scenario(T):
+        x = T.tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], requires_grad=True)
+        v, i = x.median(1)
+        v.sum().backward()
+        return [v, i, x.grad, v.grad_fn.name(), x.detach().median(dim=0, keepdim=True),
+                T.median(T.tensor([3, 1, 2])), T.tensor([]).median(),
+                T.tensor([[1.0, float("nan"), 3.0]]).median(1), T.tensor(4.0).median(0)]
+    same_outcome(scenario)

@@ -837,6 +837,9 @@ class Tensor(TensorBase):
     def bincount(self, weights=None, minlength=0):
         return gathering.bincount(self, weights, minlength)
 
+    def median(self, dim=None, keepdim=False):
+        return reduction.median(self, dim, keepdim)
+
     def masked_select(self, mask):
         return gathering.masked_select(self, mask)
 

@@ -307,13 +307,29 @@ def min_all(xp, a):
 
 
 def _evenly_distribute(ctx, grad):
-    mask = ctx.self == ctx.result
-    # torch on the CPU: zeros().masked_fill_(mask, grad / count), so unmasked entries are +0.
+    x, result = ctx.self, ctx.result
+    mask = x.isnan() if result._data.dtype.kind == "f" and bool(result.isnan()) else x == result
+    # torch on the CPU: zeros().masked_fill_(mask, grad / count), so unmasked entries are +0.;
+    # a NaN result takes its gradient to the NaN inputs
     return (where_tensor(mask, grad / mask.sum(), 0),)
 
 
 max_all.def_backward(_evenly_distribute)
 min_all.def_backward(_evenly_distribute)
+
+
+@declare("median", "MedianBackward0", saves={"self": (0,), "result": (0,)})
+def median_all(xp, a):
+    """The lower median of all elements (NaN when there is one, as torch)."""
+    flat = a.reshape(-1)
+    if flat.dtype.kind == "f" and xp.isnan(flat).any():
+        return xp.asarray(xp.nan, dtype=a.dtype)
+    return xp.sort(flat)[(flat.size - 1) // 2] if flat.size else xp.asarray(xp.nan, a.dtype)
+
+
+median_all.def_backward(_evenly_distribute)
+
+
 
 
 @declare("max", "MaxBackward0")
@@ -340,6 +356,52 @@ def _select_backward(ctx, grad):
 
 max_dim.def_backward(_select_backward)
 min_dim.def_backward(_select_backward)
+
+
+@declare("median", "MedianBackward1")
+def median_dim(xp, a, dim, keepdim):
+    out = xp.take_along_axis(a, _median_index(xp, a, dim), dim)
+    return out if keepdim else out.squeeze(dim)
+
+
+median_dim.def_backward(_select_backward)
+MEDIAN_TYPE = return_type("median")
+
+
+def _median_index(xp, a, dim):
+    """Positions (keepdim shape) of each row's lower median along ``dim``: the middle of a
+    stable sort, or a row's first NaN (the row's median is then NaN, as torch's)."""
+    order = xp.argsort(a, axis=dim, kind="stable")
+    middle = xp.take(order, [(a.shape[dim] - 1) // 2], axis=dim)
+    if a.dtype.kind != "f":
+        return middle
+    nan = xp.isnan(a)
+    return xp.where(nan.any(axis=dim, keepdims=True), xp.argmax(nan, axis=dim, keepdims=True),
+                    middle)
+
+
+def median(t, dim=None, keepdim=False):
+    """The lower median: of all elements (a 0-d tensor), or (values, indices) along ``dim``
+    (among equal middle values doctensor picks the first in a stable sort)."""
+    if dim is None:
+        return _run(median_all, t, {})
+    a = t._data.reshape(1) if t._data.ndim == 0 else t._data
+    d = S.wrap_dim(dim, max(t._data.ndim, 1))
+    if a.shape[d] == 0:
+        raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
+    xp = t._backend.xp
+    where = _median_index(xp, a, d)
+    values = xp.take_along_axis(a, where, d)
+    if not keepdim or t._data.ndim == 0:
+        values, where = values.squeeze(d), where.squeeze(d)
+    if t._data.ndim == 0:
+        values, where = values.reshape(()), where.reshape(())
+    values_t = wrap_result(contiguous_result(values, xp), t)
+    indices_t = wrap_result(contiguous_result(where, xp).astype(np.int64, copy=False), t)
+    if needs_grad((t,)):
+        record(median_dim, (t,), (values_t,), {"dim": d, "keepdim": keepdim,
+                                               "indices": indices_t})
+    return MEDIAN_TYPE(values_t, indices_t)
 
 
 def _amax_amin(name):
