@@ -37,6 +37,12 @@ def test_conv2d_values_gradients_and_names(name):
     same_outcome(lambda T: _conv_case(T, CONV[name]), rtol=2e-5, atol=2e-5, reprs=False)
 
 
+def test_one_channel_layouts():
+    """Size-1 channel dims get torch's strides (NumPy leaves odd ones on size-1 dims)."""
+    same_outcome(lambda T: _conv_case(T, {"padding": 1}, shape=(2, 1, 5, 4), channels=(1, 1)),
+                 rtol=2e-5, atol=2e-5, reprs=False)
+
+
 def test_unbatched_input_and_functional_form():
     def scenario(T):
         w = T.arange(24.0).view(2, 1, 3, 4) / 10
@@ -83,6 +89,10 @@ ERRORS = {
     "kernel_too_large": lambda T: T.nn.Conv2d(1, 2, 3)(T.ones(1, 1, 2, 2)),
     "pool_output_too_small": lambda T: T.nn.functional.max_pool2d(T.ones(1, 1, 1, 1), 2),
     "pool_padding": lambda T: T.nn.functional.max_pool2d(T.ones(1, 1, 4, 4), 2, padding=2),
+    "pool_padding_effective_w": lambda T: T.nn.functional.max_pool2d(
+        T.ones(1, 1, 8, 7), 1, 2, (0, 2), (1, 2)),
+    "pool_padding_of_kernel": lambda T: T.nn.functional.max_pool2d(
+        T.ones(1, 1, 3, 8), 3, 3, (0, 2), (1, 2)),
     "conv_2d_input": lambda T: T.nn.functional.conv2d(T.ones(4, 4), T.ones(1, 1, 2, 2)),
 }
 

@@ -73,7 +73,7 @@ def _conv(xp, x, w, b, stride, padding, dilation):
     y = np.tensordot(cols, w, axes=([1, 2, 3], [1, 2, 3]))  # (N, oH, oW, O)
     if b is not None:
         y += b
-    return np.ascontiguousarray(y.transpose(0, 3, 1, 2))
+    return y.transpose(0, 3, 1, 2).copy(order="C")  # a copy: torch's strides for a size-1 dim
 
 
 def _conv_out(xshape, wshape, stride, padding, dilation):
@@ -209,10 +209,14 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
     kernel = pair(kernel_size)
     stride = kernel if stride is None or stride == [] else pair(stride)
     padding, dilation = pair(padding), pair(dilation)
-    if padding[0] * 2 > kernel[0] or padding[1] * 2 > kernel[1]:
-        raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
-                           f"pad={padding[0]}, kernel_size={kernel[0]} and dilation="
-                           f"{dilation[0]}")
+    for k, p, d in zip(kernel, padding, dilation):  # torch's two checks, in its order
+        if p > ((k - 1) * d + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation={d}")
+    if padding[0] > kernel[0] // 2 or padding[1] > kernel[1] // 2:
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but "
+                           f"got padW = {padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, "
+                           f"kH = {kernel[0]}")
     out = tuple(_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i],
                           ceil_mode) for i in range(2))
     if out[0] < 1 or out[1] < 1:
