@@ -66,7 +66,12 @@ def index_select(t, dim, index):
     if index._data.dtype not in _INDEX_KINDS:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     idx = index._data.reshape(-1)
+    if not t._data.ndim and idx.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{idx.size} value(s)")
     size = t._data.shape[d] if t._data.ndim else 1
+    if idx.size and not size:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
         raise IndexError("index out of range in self")
     return _run(_index_select, (t, index), d)

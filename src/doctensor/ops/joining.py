@@ -172,6 +172,8 @@ def flip(t, dims):
 
 @declare("roll", "RollBackward0")
 def _roll(xp, a, shifts, dims):
+    if not a.size:
+        return a.copy()
     if not dims:  # the flattened tensor rolls, then takes its shape back
         return xp.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
     return xp.roll(a, shifts, axis=dims).copy(order="C")
@@ -189,8 +191,7 @@ def roll(t, shifts, dims=None):
     if dims and len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
                            f"{len(dims)}")
-    dims = tuple(wrap_dim(d, max(t._data.ndim, 1)) for d in dims)
-    if not t._data.ndim:
-        dims = ()
+    if t._data.size:  # torch returns an empty tensor's copy before looking at dims
+        dims = tuple(wrap_dim(d, max(t._data.ndim, 1)) for d in dims) if t._data.ndim else ()
     out = _roll.forward(t._backend.xp, t._data, shifts, dims)
     return _run(_roll, [t], out, {"shifts": shifts, "dims": dims})

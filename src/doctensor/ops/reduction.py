@@ -322,9 +322,10 @@ min_all.def_backward(_evenly_distribute)
 def median_all(xp, a):
     """The lower median of all elements (NaN when there is one, as torch)."""
     flat = a.reshape(-1)
-    if flat.dtype.kind == "f" and xp.isnan(flat).any():
-        return xp.asarray(xp.nan, dtype=a.dtype)
-    return xp.sort(flat)[(flat.size - 1) // 2] if flat.size else xp.asarray(xp.nan, a.dtype)
+    if flat.size and not (flat.dtype.kind == "f" and xp.isnan(flat).any()):
+        return xp.sort(flat)[(flat.size - 1) // 2]
+    with np.errstate(invalid="ignore"):  # NaN; an integer dtype gets C's cast of it
+        return xp.asarray(xp.nan).astype(a.dtype)
 
 
 median_all.def_backward(_evenly_distribute)
@@ -426,8 +427,13 @@ def amax_amin(name, t, dim=(), keepdim=False):
     """``amax``/``amin`` over ``dim`` (all dims when empty): values only, no indices."""
     dims = normalize_dims(dim, t._data.ndim) if dim != () else ()
     if t._data.size == 0:
-        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() "
-                         "== 0.")
+        if not dims:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input."
+                               "numel() == 0. Specify the reduction dim with the 'dim' argument.")
+        given = (dim,) if isinstance(dim, int) else tuple(dim)
+        for d, g in zip(dims, sorted(given, key=lambda v: v % t._data.ndim)):
+            if t._data.shape[d] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {g} to have non-zero size.")
     axis = dims if dims and t._data.ndim else None
     return _run(amax_op if name == "amax" else amin_op, t, {"dim": axis, "keepdim": keepdim})
 
@@ -436,7 +442,7 @@ def amax_amin(name, t, dim=(), keepdim=False):
 def logsumexp_op(xp, a, dim, keepdim):
     """torch's CPU steps: the max (0 where it is infinite) plus log(sum(exp(a - max)))."""
     from .pointwise import exp, log
-    m = xp.max(a, axis=dim, keepdims=True)
+    m = xp.max(a, axis=dim, keepdims=True, initial=-xp.inf)  # an empty dim sums to log(0)
     m = xp.where(xp.isinf(m), m.dtype.type(0), m)
     e = exp.forward(xp, a - m)
     with np.errstate(divide="ignore", invalid="ignore"):  # log(0) is -inf, silently
