@@ -80,11 +80,12 @@ def index_select(t, dim, index):
 # -- gather and its backward, scatter_add -----------------------------------------------------
 
 
-def _positions(index, dim):
-    """NumPy's index of the elements ``gather`` reads: ``index`` itself at axis ``dim``, the
-    element's own coordinate at every other axis."""
+def _positions(index, dim, ndim):
+    """NumPy's index of the elements ``gather`` reads (of an ``ndim``-d array, ndim >= 1):
+    ``index`` itself at axis ``dim``, the element's own coordinate at every other axis (a 0-d
+    index counts as 1-d)."""
     if not index.ndim:
-        return ()
+        return (index.reshape(1),)
     where = list(np.indices(index.shape, sparse=True))
     where[dim] = index
     return tuple(where)
@@ -92,13 +93,18 @@ def _positions(index, dim):
 
 @declare("gather", "GatherBackward0", ("self", "index"), saves={"index": (0,)})
 def _gather(xp, a, index, dim):
-    return a[_positions(index, dim)] if a.ndim else a.copy()
+    if not a.ndim:  # every index reads the one element
+        return xp.broadcast_to(a, index.shape).copy()
+    return a[_positions(index, dim, a.ndim)].reshape(index.shape)
 
 
 @declare("scatter_add", "ScatterAddBackward0", ("self", "index", "src"), saves={"index": (2,)})
 def _scatter_add(xp, a, index, src, dim):
     out = a.copy()
-    _add_at(xp, out, _positions(index, dim), src)
+    if not a.ndim:
+        out += src.sum(dtype=a.dtype)
+    elif index.size:
+        _add_at(xp, out, _positions(index, dim, a.ndim), src.reshape(index.shape or (1,)))
     return out
 
 
@@ -110,6 +116,9 @@ def gather(t, dim, index):
     if index._data.dtype not in _INDEX_KINDS:
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     idx = index._data
+    if not idx.size:  # torch checks nothing more for an empty index
+        out = t._backend.xp.zeros(idx.shape, t._data.dtype)
+        return _apply(_gather, (t, index), {"dim": d}, out, t)
     if max(idx.ndim, 1) != max(ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     shape = t._data.shape
@@ -119,8 +128,9 @@ def gather(t, dim, index):
                 f"Size does not match at dimension {k} expected index {list(idx.shape)} to be "
                 f"no larger than self {list(shape)} apart from dimension {d}")
     size = shape[d] if ndim else 1
-    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
-        bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
+    outside = (idx < 0) | (idx >= size)
+    if outside.any():  # the first one in memory order, as torch's loop meets it
+        bad = int(idx.reshape(-1)[outside.reshape(-1).argmax()])
         raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
     return _run(_gather, (t, index), d)
 
