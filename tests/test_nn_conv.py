@@ -1,4 +1,4 @@
-"""nn.Conv2d, nn.MaxPool2d, F.conv2d and F.max_pool2d against torch 2.13.
+"""nn.Conv2d, nn.MaxPool2d, nn.BatchNorm2d, F.conv2d and F.max_pool2d against torch 2.13.
 
 Seeded layers draw torch's weights bit for bit; convolution values and gradients agree to
 float32 rounding (torch's kernels sum in another order: compared with a tolerance, reprs
@@ -94,6 +94,11 @@ ERRORS = {
     "pool_padding_of_kernel": lambda T: T.nn.functional.max_pool2d(
         T.ones(1, 1, 3, 8), 3, 3, (0, 2), (1, 2)),
     "conv_2d_input": lambda T: T.nn.functional.conv2d(T.ones(4, 4), T.ones(1, 1, 2, 2)),
+    "batchnorm2d_2d_input": lambda T: T.nn.BatchNorm2d(3)(T.ones(2, 3)),
+    "batchnorm1d_4d_input": lambda T: T.nn.BatchNorm1d(3)(T.ones(2, 3, 4, 4)),
+    "batchnorm_channels": lambda T: T.nn.BatchNorm2d(4)(T.ones(2, 3, 4, 4)),
+    "batch_norm_weight": lambda T: T.nn.functional.batch_norm(T.ones(2, 3), T.zeros(3),
+                                                              T.ones(3), T.ones(4)),
 }
 
 
@@ -102,9 +107,25 @@ def test_errors_are_torchs(name):
     same_outcome(ERRORS[name])
 
 
+def test_batchnorm2d_trains_and_evaluates_like_torch():
+    def scenario(T):
+        T.manual_seed(0)
+        x = T.randn(2, 3, 4, 4, requires_grad=True)
+        m = T.nn.BatchNorm2d(3)
+        y = m(x)
+        y.pow(2).sum().backward()
+        out = [y, y.grad_fn.name(), m.running_mean, m.running_var, m.num_batches_tracked,
+               x.grad, m.weight.grad]
+        m.eval()
+        return out + [m(x), isinstance(m, T.nn.BatchNorm1d)]
+    same_outcome(scenario, rtol=1e-4, atol=1e-5, reprs=False)
+
+
+
 def test_reprs():
     def scenario(T):
-        return [repr(m) for m in (T.nn.MaxPool2d(2), T.nn.Conv2d(3, 6, 5),
+        return [repr(m) for m in (T.nn.MaxPool2d(2), T.nn.Conv2d(3, 6, 5), T.nn.BatchNorm2d(3),
+                                  T.nn.BatchNorm2d(2, affine=False, track_running_stats=False),
                                   T.nn.Conv2d(3, 6, 5, stride=2, padding=1, bias=False),
                                   T.nn.Conv2d(3, 6, (3, 5), dilation=2))]
     same_outcome(scenario)

@@ -604,6 +604,11 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     """Normalise over every dim but 1; in training, update the running stats in place."""
     xp = x._backend.xp
     axes = tuple(d for d in range(x.dim()) if d != 1)
+    channels = x.shape[1] if x.dim() > 1 else 1
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     if training:
         n = x.numel() // x.shape[1]
         if n <= 1:

@@ -7,10 +7,11 @@ from .linear import Bilinear, Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .misc import Dropout, Embedding, Flatten, Unflatten
 from .module import Module
-from .normalization import BatchNorm1d, LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Identity", "Linear", "Bilinear",
            "Conv2d", "MaxPool2d",
            "ReLU", "LeakyReLU", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax", "Flatten",
-           "Unflatten", "Dropout", "Embedding", "LayerNorm", "BatchNorm1d", "MSELoss", "L1Loss",
+           "Unflatten", "Dropout", "Embedding", "LayerNorm", "BatchNorm1d", "BatchNorm2d",
+           "MSELoss", "L1Loss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]

@@ -8,7 +8,7 @@ from .. import functional as F
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["LayerNorm", "BatchNorm1d"]
+__all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d"]
 
 
 class LayerNorm(Module):
@@ -42,8 +42,8 @@ class LayerNorm(Module):
                 f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
 
 
-class BatchNorm1d(Module):
-    """Normalise each feature over the batch (and length) dims of a 2-D or 3-D input.
+class _BatchNorm(Module):
+    """Normalise each feature (channel, dim 1) over every other dim of the input.
 
     In training, batch statistics are used and the running ones updated:
     ``running = (1 - momentum) * running + momentum * batch`` (the unbiased variance);
@@ -79,9 +79,11 @@ class BatchNorm1d(Module):
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
 
+    _dims, _dims_text = (), ""  # the input dims a subclass takes, as its error names them
+
     def forward(self, input):
-        if input.dim() not in (2, 3):
-            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        if input.dim() not in self._dims:
+            raise ValueError(f"expected {self._dims_text} input (got {input.dim()}D input)")
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked.add_(1)
@@ -98,3 +100,15 @@ class BatchNorm1d(Module):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
                 f"affine={self.affine}, bias={self.bias is not None}, "
                 f"track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of (N, C) or (N, C, L) inputs."""
+
+    _dims, _dims_text = (2, 3), "2D or 3D"
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of (N, C, H, W) inputs (per channel, over N, H and W)."""
+
+    _dims, _dims_text = (4,), "4D"
