@@ -1,4 +1,5 @@
-"""nn.Conv2d, nn.MaxPool2d, nn.BatchNorm2d, F.conv2d and F.max_pool2d against torch 2.13.
+"""nn.Conv2d, the 2-d pooling layers, nn.BatchNorm2d and their functional forms against torch
+2.13.
 
 Seeded layers draw torch's weights bit for bit; convolution values and gradients agree to
 float32 rounding (torch's kernels sum in another order: compared with a tolerance, reprs
@@ -72,6 +73,36 @@ def test_max_pool2d_exact(name):
     same_outcome(scenario)
 
 
+AVG = {
+    "k2": lambda T, x: T.nn.functional.avg_pool2d(x, 2),
+    "k3_s2_p1": lambda T, x: T.nn.AvgPool2d(3, 2, 1)(x),
+    "ceil": lambda T, x: T.nn.AvgPool2d(3, 2, 1, ceil_mode=True)(x),
+    "ceil_no_pad_count": lambda T, x: T.nn.AvgPool2d(3, 2, 1, ceil_mode=True,
+                                                     count_include_pad=False)(x),
+    "divisor": lambda T, x: T.nn.functional.avg_pool2d(x, (2, 3), (1, 2), (1, 1),
+                                                       divisor_override=4),
+    "adaptive_1": lambda T, x: T.nn.functional.adaptive_avg_pool2d(x, 1),
+    "adaptive_2x4": lambda T, x: T.nn.functional.adaptive_avg_pool2d(x, (2, 4)),
+    "adaptive_none": lambda T, x: T.nn.AdaptiveAvgPool2d((3, None))(x),
+    "adaptive_larger": lambda T, x: T.nn.AdaptiveAvgPool2d((4, 7))(x),
+    "unbatched_avg": lambda T, x: T.nn.functional.avg_pool2d(x[0], 2),
+    "unbatched_max": lambda T, x: T.nn.functional.max_pool2d(x[1], 2, 1),
+    "unbatched_adaptive": lambda T, x: T.nn.AdaptiveAvgPool2d(2)(x[0]),
+    "unbatched_adaptive_1": lambda T, x: T.nn.AdaptiveAvgPool2d(1)(x[0]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AVG))
+def test_average_pooling(name):
+    def scenario(T):
+        T.manual_seed(0)
+        x = T.randn(2, 3, 5, 6, requires_grad=True)
+        y = AVG[name](T, x)
+        y.backward(T.linspace(-1, 1, y.numel()).view(y.shape))
+        return y, y.grad_fn.name(), x.grad
+    same_outcome(scenario, rtol=1e-5, atol=1e-6, reprs=False)
+
+
 def test_max_pool2d_ties_and_nan():
     def scenario(T):
         out = []
@@ -94,6 +125,9 @@ ERRORS = {
     "pool_padding_of_kernel": lambda T: T.nn.functional.max_pool2d(
         T.ones(1, 1, 3, 8), 3, 3, (0, 2), (1, 2)),
     "conv_2d_input": lambda T: T.nn.functional.conv2d(T.ones(4, 4), T.ones(1, 1, 2, 2)),
+    "avg_pool_padding": lambda T: T.nn.functional.avg_pool2d(T.ones(1, 3, 5, 5), 2, padding=2),
+    "avg_pool_output_too_small": lambda T: T.nn.functional.avg_pool2d(T.ones(2, 3, 2), (2, 3)),
+    "unbatched_pool_output_too_small": lambda T: T.nn.functional.max_pool2d(T.ones(2, 1, 2), 3),
     "batchnorm2d_2d_input": lambda T: T.nn.BatchNorm2d(3)(T.ones(2, 3)),
     "batchnorm1d_4d_input": lambda T: T.nn.BatchNorm1d(3)(T.ones(2, 3, 4, 4)),
     "batchnorm_channels": lambda T: T.nn.BatchNorm2d(4)(T.ones(2, 3, 4, 4)),
@@ -125,6 +159,9 @@ def test_batchnorm2d_trains_and_evaluates_like_torch():
 def test_reprs():
     def scenario(T):
         return [repr(m) for m in (T.nn.MaxPool2d(2), T.nn.Conv2d(3, 6, 5), T.nn.BatchNorm2d(3),
+                                  T.nn.AvgPool2d(2), T.nn.AdaptiveAvgPool2d((1, 1)),
+                                  T.nn.AdaptiveAvgPool2d(1),
+                                  T.nn.AvgPool2d(3, 2, 1, ceil_mode=True, count_include_pad=False),
                                   T.nn.BatchNorm2d(2, affine=False, track_running_stats=False),
                                   T.nn.Conv2d(3, 6, 5, stride=2, padding=1, bias=False),
                                   T.nn.Conv2d(3, 6, (3, 5), dilation=2))]

@@ -5,7 +5,7 @@ in ``torch._C._nn`` (``gelu``, ``mse_loss``, ``nll_loss`` ...) lives here, decla
 ``ops/nn_ops.py`` with its grad_fn name.
 """
 
-from .ops.convolution import conv2d, max_pool2d
+from .ops.convolution import adaptive_avg_pool2d, avg_pool2d, conv2d, max_pool2d
 from .ops.nn_ops import (
     binary_cross_entropy,
     gelu,
@@ -15,5 +15,5 @@ from .ops.nn_ops import (
     one_hot,
 )
 
-__all__ = ["binary_cross_entropy", "conv2d", "gelu", "leaky_relu", "max_pool2d", "mse_loss",
-           "nll_loss", "one_hot"]
+__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "binary_cross_entropy", "conv2d", "gelu",
+           "leaky_relu", "max_pool2d", "mse_loss", "nll_loss", "one_hot"]

@@ -11,7 +11,8 @@ import warnings
 import doctensor as torch
 from doctensor import _nn
 
-__all__ = ["linear", "bilinear", "conv2d", "max_pool2d", "relu", "leaky_relu", "sigmoid", "tanh",
+__all__ = ["linear", "bilinear", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d",
+           "relu", "leaky_relu", "sigmoid", "tanh",
            "gelu", "softmax",
            "log_softmax", "dropout", "mse_loss", "l1_loss", "cross_entropy", "nll_loss",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot", "embedding",
@@ -48,6 +49,18 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     if return_indices:
         raise NotImplementedError("doctensor's max_pool2d does not return indices")
     return _nn.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """The mean of each kernel_size window (``stride`` defaults to kernel_size)."""
+    return _nn.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                          divisor_override)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """Means over windows that cut the last two dims into ``output_size``."""
+    return _nn.adaptive_avg_pool2d(input, output_size)
 
 
 def relu(input, inplace=False):

@@ -1,4 +1,4 @@
-"""2-d convolution and max pooling on (N, C, H, W) arrays, through windows of the input.
+"""2-d convolution and pooling on (N, C, H, W) arrays, through windows of the input.
 
 Note [windows]: a strided view lays every kH x kW window of the (padded) input side by side,
 ``(N, C, kH, kW, oH, oW)``, without copying; a convolution is then one ``tensordot`` of the
@@ -15,7 +15,7 @@ import numpy as np
 from ._registry import declare, needs_grad, record, wrap_result
 from .pointwise import check_same_device
 
-__all__ = ["conv2d", "max_pool2d", "pair"]
+__all__ = ["conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pair"]
 
 
 def pair(v):
@@ -60,6 +60,13 @@ def _check_cpu(x):
     if x._backend.xp is not np:
         raise NotImplementedError("doctensor's conv2d and max_pool2d run on NumPy arrays only "
                                   "(the CPU and the emulated CUDA device)")
+
+
+def _as_batch(shape, g):
+    """An unbatched (C, H, W) input's shape and gradient as a batch of one; and whether."""
+    if len(shape) == 3:
+        return (1,) + tuple(shape), g[None], True
+    return tuple(shape), g, False
 
 
 # -- conv2d ---------------------------------------------------------------------------------
@@ -157,6 +164,30 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return result
 
 
+def _check_pool_output(x, kernel, stride, padding, dilation, ceil_mode):
+    """torch's checks of a pool: its padding, then an output of at least one element."""
+    _check_pool_padding(kernel, padding, dilation)
+    c, h, w = x.shape[-3:]
+    out = tuple(_out_size(n, kernel[i], stride[i], padding[i], dilation[i], ceil_mode)
+                for i, n in enumerate((h, w)))
+    if out[0] < 1 or out[1] < 1:
+        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: "
+                           f"({c}x{out[0]}x{out[1]}). Output size is too small")
+
+
+def _check_pool_padding(kernel, padding, dilation):
+    """torch's two checks of a pool's padding, in its order: at most half the effective
+    kernel in each dim, then at most half the kernel."""
+    for k, p, d in zip(kernel, padding, dilation):
+        if p > ((k - 1) * d + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation={d}")
+    if padding[0] > kernel[0] // 2 or padding[1] > kernel[1] // 2:
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but "
+                           f"got padW = {padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, "
+                           f"kH = {kernel[0]}")
+
+
 # -- max_pool2d -----------------------------------------------------------------------------
 
 
@@ -164,12 +195,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 def _max_pool(xp, x, kernel, stride, padding, dilation, ceil_mode):
     out = tuple(_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i],
                           ceil_mode) for i in range(2))
-    padded = _pad(x, padding, -np.inf)
-    need = [(out[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 for i in range(2)]
-    if need[0] > padded.shape[2] or need[1] > padded.shape[3]:  # ceil_mode's partial windows
-        extra = ((0, 0), (0, 0), (0, max(0, need[0] - padded.shape[2])),
-                 (0, max(0, need[1] - padded.shape[3])))
-        padded = np.pad(padded, extra, constant_values=-np.inf)
+    padded = _pad_to(_pad(x, padding, -np.inf), kernel, stride, dilation, out, -np.inf)
     cols = _windows(padded, kernel, stride, dilation, out)
     n, c = x.shape[:2]
     flat = cols.transpose(0, 1, 4, 5, 2, 3).reshape(n, c, out[0], out[1], -1)
@@ -183,10 +209,9 @@ def _max_pool(xp, x, kernel, stride, padding, dilation, ceil_mode):
 
 @_max_pool.def_backward
 def _(ctx, grad):
-    x_shape = ctx.input_meta[0][0]
+    x_shape, g, unbatched = _as_batch(ctx.input_meta[0][0], grad._data)
     kernel, stride, dilation, padding = ctx.kernel, ctx.stride, ctx.dilation, ctx.padding
     where = ctx.attrs["where"]
-    g = grad._data
     dcols = np.zeros(g.shape + (kernel[0] * kernel[1],), g.dtype)
     np.put_along_axis(dcols, where[..., None], g[..., None], -1)
     dcols = dcols.reshape(g.shape + tuple(kernel)).transpose(0, 1, 4, 5, 2, 3)
@@ -196,37 +221,144 @@ def _(ctx, grad):
     dx = np.zeros(x_shape[:2] + tuple(size), g.dtype)
     _add_windows(dx, dcols, stride, dilation, out)
     ph, pw = padding
-    return (_no_double_backward(
-        np.ascontiguousarray(dx[:, :, ph:ph + x_shape[2], pw:pw + x_shape[3]]), grad),)
+    dx = dx[:, :, ph:ph + x_shape[2], pw:pw + x_shape[3]]
+    return (_no_double_backward(np.ascontiguousarray(dx[0] if unbatched else dx), grad),)
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
     """``F.max_pool2d`` for (N, C, H, W) or unbatched (C, H, W) inputs."""
     _check_cpu(x)
-    if x.dim() == 3:
-        return max_pool2d(x.unsqueeze(0), kernel_size, stride, padding, dilation,
-                          ceil_mode).squeeze(0)
     kernel = pair(kernel_size)
     stride = kernel if stride is None or stride == [] else pair(stride)
     padding, dilation = pair(padding), pair(dilation)
-    for k, p, d in zip(kernel, padding, dilation):  # torch's two checks, in its order
-        if p > ((k - 1) * d + 1) // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
-                               f"pad={p}, kernel_size={k} and dilation={d}")
-    if padding[0] > kernel[0] // 2 or padding[1] > kernel[1] // 2:
-        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but "
-                           f"got padW = {padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, "
-                           f"kH = {kernel[0]}")
-    out = tuple(_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i],
-                          ceil_mode) for i in range(2))
-    if out[0] < 1 or out[1] < 1:
-        raise RuntimeError(f"Given input size: ({x.shape[1]}x{x.shape[2]}x{x.shape[3]}). "
-                           f"Calculated output size: ({x.shape[1]}x{out[0]}x{out[1]}). Output "
-                           "size is too small")
+    _check_pool_output(x, kernel, stride, padding, dilation, ceil_mode)
     attrs = {"kernel": kernel, "stride": stride, "padding": padding, "dilation": dilation,
              "ceil_mode": ceil_mode}
-    values, where = _max_pool.forward(np, x._data, **attrs)
-    result = wrap_result(values, x)
+    unbatched = x.dim() == 3  # torch pools (C, H, W) itself: no squeeze in the graph
+    values, where = _max_pool.forward(np, x._data[None] if unbatched else x._data, **attrs)
+    result = wrap_result(values[0] if unbatched else values, x)
     if needs_grad((x,)):
         record(_max_pool, (x,), (result,), {**attrs, "where": where})
+    return result
+
+
+# -- avg_pool2d -----------------------------------------------------------------------------
+
+
+def _avg_divisors(size, kernel, stride, padding, out, count_include_pad):
+    """Per output position along one dim: torch's window clipped to the padded input (its
+    pool size) and to the input (what count_include_pad=False counts)."""
+    start = np.arange(out) * stride - padding
+    end = np.minimum(start + kernel, size + padding)
+    pool = end - start
+    inside = np.minimum(end, size) - np.maximum(start, 0)
+    return pool if count_include_pad else inside
+
+
+@declare("avg_pool2d", "AvgPool2DBackward0")
+def _avg_pool(xp, x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    out = tuple(_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], 1, ceil_mode)
+                for i in range(2))
+    padded = _pad_to(_pad(x, padding), kernel, stride, (1, 1), out)
+    sums = _windows(padded, kernel, stride, (1, 1), out).sum(axis=(2, 3), dtype=x.dtype)
+    return (sums / _avg_divide(x.shape, kernel, stride, padding, out, count_include_pad,
+                               divisor_override)).astype(x.dtype)
+
+
+def _pad_to(padded, kernel, stride, dilation, out, value=0.0):
+    """``padded`` continued with ``value`` where ceil_mode's last windows reach past it."""
+    need = [(out[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 for i in range(2)]
+    extra = [max(0, need[i] - padded.shape[2 + i]) for i in range(2)]
+    if not any(extra):
+        return padded
+    return np.pad(padded, ((0, 0), (0, 0), (0, extra[0]), (0, extra[1])),
+                  constant_values=value)
+
+
+def _avg_divide(shape, kernel, stride, padding, out, count_include_pad, divisor_override):
+    if divisor_override:
+        return divisor_override
+    h, w = (_avg_divisors(shape[2 + i], kernel[i], stride[i], padding[i], out[i],
+                          count_include_pad) for i in range(2))
+    return h[:, None] * w[None, :]
+
+
+@_avg_pool.def_backward
+def _(ctx, grad):
+    shape, g, unbatched = _as_batch(ctx.input_meta[0][0], grad._data)
+    a = ctx.attrs
+    kernel, stride, padding = a["kernel"], a["stride"], a["padding"]
+    out = g.shape[2:]
+    share = (g / _avg_divide(shape, kernel, stride, padding, out, a["count_include_pad"],
+                             a["divisor_override"])).astype(g.dtype)
+    dcols = np.broadcast_to(share[:, :, None, None], g.shape[:2] + tuple(kernel) + out)
+    size = [max(shape[2 + i] + 2 * padding[i], (out[i] - 1) * stride[i] + kernel[i])
+            for i in range(2)]
+    dx = np.zeros(shape[:2] + tuple(size), g.dtype)
+    _add_windows(dx, dcols, stride, (1, 1), out)
+    ph, pw = padding
+    dx = dx[:, :, ph:ph + shape[2], pw:pw + shape[3]]
+    return (_no_double_backward(np.ascontiguousarray(dx[0] if unbatched else dx), grad),)
+
+
+def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """``F.avg_pool2d`` for (N, C, H, W) or unbatched (C, H, W) inputs."""
+    _check_cpu(x)
+    kernel = pair(kernel_size)
+    stride = kernel if stride is None or stride == [] else pair(stride)
+    padding = pair(padding)
+    _check_pool_output(x, kernel, stride, padding, (1, 1), ceil_mode)
+    attrs = {"kernel": kernel, "stride": stride, "padding": padding, "ceil_mode": ceil_mode,
+             "count_include_pad": count_include_pad, "divisor_override": divisor_override}
+    unbatched = x.dim() == 3
+    out = _avg_pool.forward(np, x._data[None] if unbatched else x._data, **attrs)
+    result = wrap_result(out[0] if unbatched else out, x)
+    if needs_grad((x,)):
+        record(_avg_pool, (x,), (result,), attrs)
+    return result
+
+
+# -- adaptive_avg_pool2d --------------------------------------------------------------------
+
+
+def _adaptive_bounds(size, out):
+    """torch's windows: [floor(i * size / out), ceil((i + 1) * size / out))."""
+    return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
+
+
+@declare("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0")
+def _adaptive_avg(xp, x, output_size):
+    rows, cols = (_adaptive_bounds(x.shape[2 + i], output_size[i]) for i in range(2))
+    out = np.empty(x.shape[:2] + tuple(output_size), x.dtype)
+    for i, (h0, h1) in enumerate(rows):
+        for j, (w0, w1) in enumerate(cols):
+            out[:, :, i, j] = x[:, :, h0:h1, w0:w1].mean(axis=(2, 3), dtype=x.dtype)
+    return out
+
+
+@_adaptive_avg.def_backward
+def _(ctx, grad):
+    shape, g, unbatched = _as_batch(ctx.input_meta[0][0], grad._data)
+    rows, cols = (_adaptive_bounds(shape[2 + i], g.shape[2 + i]) for i in range(2))
+    dx = np.zeros(shape, g.dtype)
+    for i, (h0, h1) in enumerate(rows):
+        for j, (w0, w1) in enumerate(cols):
+            dx[:, :, h0:h1, w0:w1] += (g[:, :, i, j] / ((h1 - h0) * (w1 - w0)))[:, :, None, None]
+    return (_no_double_backward(dx[0] if unbatched else dx, grad),)
+
+
+def adaptive_avg_pool2d(x, output_size):
+    """Averages over windows that cut the input into ``output_size``; (1, 1) is torch's mean
+    over the last two dims (MeanBackward1)."""
+    _check_cpu(x)
+    size = pair(output_size)
+    size = tuple(x.shape[-2 + i] if size[i] is None else size[i] for i in range(2))
+    if size == (1, 1):
+        return x.mean((-1, -2), keepdim=True)
+    unbatched = x.dim() == 3
+    out = _adaptive_avg.forward(np, x._data[None] if unbatched else x._data, size)
+    result = wrap_result(out[0] if unbatched else out, x)
+    if needs_grad((x,)):
+        record(_adaptive_avg, (x,), (result,), {"output_size": size})
     return result
