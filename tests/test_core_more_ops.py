@@ -225,3 +225,23 @@ def test_median_along_a_dim():
                 T.median(T.tensor([3, 1, 2])), T.tensor([]).median(),
                 T.tensor([[1.0, float("nan"), 3.0]]).median(1), T.tensor(4.0).median(0)]
     same_outcome(scenario)
+
+
+def test_cumprod_values_gradients_and_second_derivatives():
+    def scenario(T):
+        x = T.tensor([[1.0, 2.0, 0.0, 4.0], [0.5, -1.0, 3.0, 0.0]], requires_grad=True)
+        y = x.cumprod(1)
+        y.backward(T.tensor([[1.0, 2.0, 3.0, 4.0], [1.0, -1.0, 2.0, 5.0]]))  # through zeros
+        x4 = T.tensor([1.1, 0.7, 1.3, 0.9], requires_grad=True)
+        g, = T.autograd.grad(x4.cumprod(0).sum(), x4, create_graph=True)
+        h, = T.autograd.grad(g.sum(), x4)
+        return [y, y.grad_fn.name(), x.grad, g, g.grad_fn.name(), h,
+                T.tensor([1, 2, 3]).cumprod(0), T.tensor([True, True]).cumprod(0),
+                T.cumprod(T.tensor([2.0, 3.0]), 0, dtype=T.float64), T.tensor(3.0).cumprod(0)]
+    same_outcome(scenario)
+
+
+def test_cumprod_double_backward_through_zeros_is_refused():
+    x = doctensor.tensor([2.0, 0.0, 3.0], requires_grad=True)
+    with pytest.raises(NotImplementedError, match="cumprod through zeros"):
+        doctensor.autograd.grad(x.cumprod(0).sum(), x, create_graph=True)

@@ -32,7 +32,7 @@ __all__ = [
     "detach", "sign", "sgn", "clamp_min", "clamp_max", "fmod", "remainder", "floor_divide",
     "nan_to_num", "isclose", "count_nonzero", "outer", "index_select", "gather", "nonzero",
     "argwhere", "tril", "triu", "logspace", "unique", "bincount", "meshgrid", "masked_select",
-    "diag", "roll", "amax", "amin", "logsumexp", "median",
+    "diag", "roll", "amax", "amin", "logsumexp", "median", "cumprod",
     "trace",
     "floor", "ceil", "trunc", "frac", "isnan", "isinf", "isfinite",
     "reciprocal", "all", "any", "square",
@@ -297,6 +297,10 @@ def masked_select(input, mask):
 
 def diag(input, diagonal=0):
     return input.diag(diagonal)
+
+
+def cumprod(input, dim, *, dtype=None):
+    return input.cumprod(dim, dtype)
 
 
 def median(input, dim=None, keepdim=False):

@@ -480,6 +480,9 @@ class Tensor(TensorBase):
     def cumsum(self, dim, dtype=None):
         return reduction.cumsum(self, dim, dtype)
 
+    def cumprod(self, dim, dtype=None):
+        return reduction.cumprod(self, dim, dtype)
+
     @property
     def T(self):
         n = self._data.ndim

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import _strides as S
 from .._dtypes import _BY_NP, int64
+from ..autograd.grad_mode import GradMode
 from ._registry import declare, needs_grad, record, wrap_result
 from .pointwise import where_tensor
 from .views import expand_gradient
@@ -625,12 +626,53 @@ def _(ctx, grad):
 
 def cumsum(t, dim, dtype=None):
     """Cumulative sum along ``dim`` (integers and bools accumulate in int64, as torch)."""
+    return _scan(cumsum_op, t, dim, dtype)
+
+
+def _scan(op, t, dim, dtype):
+    """A cumulative op along ``dim``, in ``dtype`` (integers and bools: int64)."""
     src = _BY_NP[t._data.dtype]
     out_dt = dtype or (int64 if src.category < 2 else src)
     dim = S.wrap_dim(dim, max(t._data.ndim, 1))
     a = t._data if t._data.ndim else t._data.reshape(1)
-    out = cumsum_op.forward(t._backend.xp, a, dim=dim, dtype=out_dt.np).reshape(t._data.shape)
+    out = op.forward(t._backend.xp, a, dim=dim, dtype=out_dt.np).reshape(t._data.shape)
     result = wrap_result(contiguous_result(out, t._backend.xp), t)
     if needs_grad((t,)):
-        record(cumsum_op, (t,), (result,), {"dim": dim, "dtype": out_dt.np})
+        record(op, (t,), (result,), {"dim": dim, "dtype": out_dt.np})
     return result
+
+
+@declare("cumprod", "CumprodBackward0", saves={"self": (0,), "result": (0,)})
+def cumprod_op(xp, a, dim, dtype):
+    acc = np.float64 if dtype == np.float32 else _acc(dtype)  # as cumsum's scan
+    return xp.cumprod(a, axis=dim, dtype=acc).astype(dtype, copy=False)
+
+
+@cumprod_op.def_backward
+def _(ctx, grad):
+    x, dim = ctx.self, ctx.dim
+    if grad.dim() == 0:
+        return (grad,)
+    if bool((x != 0).all()):  # torch's formula without zeros: sum_{j>=k} g_j y_j / x_k
+        return ((grad * ctx.result).flip(dim).cumsum(dim).flip(dim) / x,)
+    if GradMode.enabled:
+        raise NotImplementedError("doctensor: the double backward of cumprod through zeros "
+                                  "is not implemented")
+    return (wrap_result(_cumprod_grad(x._data, grad._data, dim), grad),)
+
+
+def _cumprod_grad(x, g, dim):
+    """d/dx_k of sum_j g_j prod_{i<=j} x_i = prod_{i<k} x_i * S_k, S_k = g_k + x_{k+1} S_{k+1}:
+    no division, so zeros are fine."""
+    x, g = np.moveaxis(x, dim, 0), np.moveaxis(g, dim, 0)
+    before = np.cumprod(np.concatenate([np.ones_like(x[:1]), x[:-1]]), axis=0, dtype=x.dtype)
+    s = np.empty_like(g)
+    s[-1] = g[-1]
+    for k in range(len(g) - 2, -1, -1):
+        s[k] = g[k] + x[k + 1] * s[k + 1]
+    return np.ascontiguousarray(np.moveaxis(before * s, 0, dim))
+
+
+def cumprod(t, dim, dtype=None):
+    """Cumulative product along ``dim`` (integers and bools in int64, as torch)."""
+    return _scan(cumprod_op, t, dim, dtype)
