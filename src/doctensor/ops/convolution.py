@@ -2,16 +2,19 @@
 
 Note [windows]: a strided view lays every kH x kW window of the (padded) input side by side,
 ``(N, C, kH, kW, oH, oW)``, without copying; a convolution is then one ``tensordot`` of the
-windows with the weight, and max pooling one ``max`` over the window axes.  The backwards add
+windows with the weight, and max or average pooling one reduction over the window axes
+(adaptive average pooling takes a window per output position).  The backwards add
 the gradient of each window position back into a zero input, one kernel offset at a time.
 
-Values agree with torch to float32 rounding (its kernels sum in another order); grad_fn
-names, shapes, strides and errors are torch's.  The gradients of a convolution's backward
-(double backward) are not implemented: asking for them raises.
+Convolution and average values agree with torch to float32 rounding (its kernels sum in
+another order), max pooling exactly; grad_fn names, shapes, strides and errors are torch's.
+The backwards are not differentiated again: under create_graph their gradients come from
+torch's nodes (``ConvolutionBackwardBackward0`` ...), and going back through those raises.
 """
 
 import numpy as np
 
+from ..autograd.grad_mode import GradMode
 from ._registry import declare, needs_grad, record, wrap_result
 from .pointwise import check_same_device
 
@@ -107,27 +110,34 @@ def _(ctx, grad):
         gw = np.tensordot(g, cols, axes=([0, 2, 3], [0, 4, 5]))
     if n[2]:
         gb = g.sum(axis=(0, 2, 3))
-    deps = ((grad, ctx.weight if n[0] else None), (grad, ctx.input if n[1] else None), (grad,))
-    return tuple(None if a is None else _no_double_backward(np.ascontiguousarray(a), *d)
-                 for a, d in zip((gx, gw, gb), deps))
+    return tuple(None if a is None else _gradient(np.ascontiguousarray(a), grad, _CONV_GRAD)
+                 for a in (gx, gw, gb))
 
 
-@declare("convolution_backward", "ConvolutionBackwardBackward0", ("grad_output",))
-def _conv_grad(xp, g):
-    return g
+def _refusing(name, op_name):
+    """torch's node ``name`` over the gradients of ``op_name``, whose backward doctensor does
+    not differentiate again: backward through it raises."""
+    node = declare(name, name, ("grad_output",))(lambda xp, g: g)
+
+    def refuse(ctx, grad):
+        raise NotImplementedError(f"doctensor: the double backward of {op_name} is not "
+                                  "implemented")
+    node.def_backward(refuse)
+    return node
 
 
-@_conv_grad.def_backward
-def _(ctx, grad):
-    raise NotImplementedError("doctensor: the double backward of conv2d is not implemented")
+_CONV_GRAD = _refusing("ConvolutionBackwardBackward0", "conv2d")
+_MAX_POOL_GRAD = _refusing("MaxPool2DWithIndicesBackwardBackward0", "max_pool2d")
+_AVG_POOL_GRAD = _refusing("AvgPool2DBackwardBackward0", "avg_pool2d")
+_ADAPTIVE_GRAD = _refusing("AdaptiveAvgPool2DBackwardBackward0", "adaptive_avg_pool2d")
 
 
-def _no_double_backward(array, grad, *tensors):
-    """A gradient made from ``grad`` and ``tensors``; under create_graph (when one of them
-    requires grad), the output of a node that refuses to go further."""
+def _gradient(array, grad, node):
+    """The gradient ``array`` computed from ``grad``: under create_graph, the output of the
+    refusing ``node`` (torch records its node then, whatever requires grad)."""
     result = wrap_result(array, grad)
-    if needs_grad((grad, *(t for t in tensors if t is not None))):
-        record(_conv_grad, (grad,), (result,))
+    if GradMode.enabled:
+        record(node, (grad,), (result,))
     return result
 
 
@@ -222,7 +232,7 @@ def _(ctx, grad):
     _add_windows(dx, dcols, stride, dilation, out)
     ph, pw = padding
     dx = dx[:, :, ph:ph + x_shape[2], pw:pw + x_shape[3]]
-    return (_no_double_backward(np.ascontiguousarray(dx[0] if unbatched else dx), grad),)
+    return (_gradient(np.ascontiguousarray(dx[0] if unbatched else dx), grad, _MAX_POOL_GRAD),)
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
@@ -298,7 +308,7 @@ def _(ctx, grad):
     _add_windows(dx, dcols, stride, (1, 1), out)
     ph, pw = padding
     dx = dx[:, :, ph:ph + shape[2], pw:pw + shape[3]]
-    return (_no_double_backward(np.ascontiguousarray(dx[0] if unbatched else dx), grad),)
+    return (_gradient(np.ascontiguousarray(dx[0] if unbatched else dx), grad, _AVG_POOL_GRAD),)
 
 
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
@@ -345,7 +355,7 @@ def _(ctx, grad):
     for i, (h0, h1) in enumerate(rows):
         for j, (w0, w1) in enumerate(cols):
             dx[:, :, h0:h1, w0:w1] += (g[:, :, i, j] / ((h1 - h0) * (w1 - w0)))[:, :, None, None]
-    return (_no_double_backward(dx[0] if unbatched else dx, grad),)
+    return (_gradient(dx[0] if unbatched else dx, grad, _ADAPTIVE_GRAD),)
 
 
 def adaptive_avg_pool2d(x, output_size):

@@ -1,5 +1,6 @@
-"""Picking elements by an index tensor (``index_select``, ``gather``), finding them
-(``nonzero``), and the triangular masks ``tril`` / ``triu``.
+"""Picking elements by an index tensor (``index_select``, ``gather``) or a mask
+(``masked_select``), finding and counting them (``nonzero``, ``unique``, ``bincount``), and the
+matrix masks ``diag``, ``tril`` / ``triu``.
 
 Results are new contiguous tensors, as torch allocates them.  The backward of a pick is the
 matching scatter-add (``index_add``, ``scatter_add``), itself an op whose backward picks
