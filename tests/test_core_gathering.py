@@ -133,6 +133,7 @@ ERRORS = {
     "amax_empty_all": lambda T: T.ones(0).amax(),
     "amax_empty_dim": lambda T: T.ones(2, 0).amax(-1),
     "amin_empty_dims": lambda T: T.ones(2, 0).amin((0, 1)),
+    "amax_empty_dims_in_given_order": lambda T: T.ones(0, 0).amax((1, 0)),
     "index_select_scalar_many": lambda T: T.tensor(5.).index_select(0, T.tensor([0, 0])),
     "index_select_scalar_out_of_range": lambda T: T.tensor(5.).index_select(0, T.tensor([1])),
     "index_select_empty_dim": lambda T: T.ones(0, 3).index_select(0, T.tensor([0])),
@@ -203,3 +204,14 @@ def test_meshgrid_without_indexing_warns_once_like_torch():
         seen.append([(w.category, str(w.message)) for w in caught])
     assert len(seen[0]) == 1  # once, as torch's TORCH_WARN_ONCE (it may have warned earlier)
     assert seen[1] in ([], seen[0])
+
+
+def test_logsumexp_of_integers_uses_the_default_dtype():
+    def scenario(T):
+        before = T.get_default_dtype()
+        T.set_default_dtype(T.float64)
+        try:
+            return T.logsumexp(T.tensor([1, 2]), 0)
+        finally:
+            T.set_default_dtype(before)
+    same_outcome(scenario)

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from .. import _strides as S
-from .._dtypes import _BY_NP, int64
+from .._dtypes import _BY_NP, get_default_dtype, int64
 from ..autograd.grad_mode import GradMode
 from ._registry import declare, needs_grad, record, wrap_result
 from .pointwise import where_tensor
@@ -431,10 +431,9 @@ def amax_amin(name, t, dim=(), keepdim=False):
         if not dims:
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input."
                                "numel() == 0. Specify the reduction dim with the 'dim' argument.")
-        given = (dim,) if isinstance(dim, int) else tuple(dim)
-        for d, g in zip(dims, sorted(given, key=lambda v: v % t._data.ndim)):
+        for d in (dim,) if isinstance(dim, int) else dim:  # in the order given, as torch
             if t._data.shape[d] == 0:
-                raise IndexError(f"{name}(): Expected reduction dim {g} to have non-zero size.")
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     axis = dims if dims and t._data.ndim else None
     return _run(amax_op if name == "amax" else amin_op, t, {"dim": axis, "keepdim": keepdim})
 
@@ -460,7 +459,7 @@ def _(ctx, grad):
 
 def logsumexp(t, dim, keepdim=False):
     if not t._data.dtype.kind == "f":
-        t = t.to(_BY_NP[np.dtype(np.float32)])  # torch computes integers in the default float
+        t = t.to(get_default_dtype())  # torch computes integers in the default float dtype
     dims = normalize_dims(dim, max(t._data.ndim, 1))
     if not t._data.ndim:
         return _run(logsumexp_op, t.reshape(1), {"dim": dims, "keepdim": False})
