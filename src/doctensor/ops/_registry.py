@@ -16,7 +16,8 @@ from .._tensor_base import INFERENCE, empty_strides
 from ..autograd.grad_mode import GradMode
 from ..autograd.graph import NO_EDGE, Node, SavedTensor, gradient_edge, release_saved, unpack_saved
 
-__all__ = ["zeros_like", "Op", "declare", "OpNode", "record", "wrap_result", "Tensor"]
+__all__ = ["zeros_like", "Op", "declare", "OpNode", "record", "recorded", "wrap_result",
+           "Tensor"]
 
 # The Tensor class (layer 6) registers itself here so that ops can wrap their results.
 Tensor = None
@@ -190,6 +191,15 @@ def wrap_result(data, like):
     if INFERENCE.on:
         t._inference = True  # Note [inference mode]
     return t
+
+
+def recorded(op, inputs, out, attrs=None):
+    """``out`` as the fresh result of ``op`` on ``inputs`` (on the first tensor input's
+    device), with the op's node when one of them requires grad."""
+    result = wrap_result(out, next(t for t in inputs if isinstance(t, Tensor)))
+    if needs_grad(inputs):
+        record(op, inputs, (result,), attrs)
+    return result
 
 
 def zeros_like(t):

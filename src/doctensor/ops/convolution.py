@@ -15,7 +15,7 @@ torch's nodes (``ConvolutionBackwardBackward0`` ...), and going back through tho
 import numpy as np
 
 from ..autograd.grad_mode import GradMode
-from ._registry import declare, needs_grad, record, wrap_result
+from ._registry import declare, record, recorded, wrap_result
 from .pointwise import check_same_device
 
 __all__ = ["conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pair"]
@@ -50,19 +50,49 @@ def _pad(x, padding, value=0.0):
     return np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=value)
 
 
-def _add_windows(dx, dcols, stride, dil, out):
-    """The adjoint of ``_windows``: window gradients (N, C, kH, kW, oH, oW) summed into dx."""
-    for i in range(dcols.shape[2]):
-        for j in range(dcols.shape[3]):
+def _span(out, k, stride, dil):
+    """How far ``out`` windows of ``k`` (dilated) elements, ``stride`` apart, reach."""
+    return (out - 1) * stride + dil * (k - 1) + 1
+
+
+def _window_gradient(shape, dcols, stride, dil, padding):
+    """The adjoint of ``_windows``: window gradients (N, C, kH, kW, oH, oW) summed back into
+    a zero input of ``shape`` (padded, with room for ceil_mode's last windows), the padding
+    then cut off."""
+    k, out = dcols.shape[2:4], dcols.shape[4:]
+    size = [max(shape[2 + i] + 2 * padding[i], _span(out[i], k[i], stride[i], dil[i]))
+            for i in range(2)]
+    dx = np.zeros(tuple(shape[:2]) + tuple(size), dcols.dtype)
+    for i in range(k[0]):
+        for j in range(k[1]):
             h, w = i * dil[0], j * dil[1]
             dx[:, :, h:h + stride[0] * out[0]:stride[0],
                w:w + stride[1] * out[1]:stride[1]] += dcols[:, :, i, j]
+    ph, pw = padding
+    return dx[:, :, ph:ph + shape[2], pw:pw + shape[3]]
 
 
 def _check_cpu(x):
     if x._backend.xp is not np:
-        raise NotImplementedError("doctensor's conv2d and max_pool2d run on NumPy arrays only "
-                                  "(the CPU and the emulated CUDA device)")
+        raise NotImplementedError("doctensor's convolution and pooling run on NumPy arrays "
+                                  "only (the CPU and the emulated CUDA device)")
+
+
+def _pool_args(x, kernel_size, stride, padding):
+    """A pool's kernel, stride (the kernel's when not given) and padding, as pairs."""
+    _check_cpu(x)
+    kernel = pair(kernel_size)
+    return kernel, kernel if stride is None or stride == [] else pair(stride), pair(padding)
+
+
+def _batch(x):
+    """``x``'s array, an unbatched (C, H, W) one as a batch of one: torch pools those itself,
+    with no squeeze in the graph."""
+    return x._data[None] if x.dim() == 3 else x._data
+
+
+def _unbatch(x, out):
+    return out[0] if x.dim() == 3 else out
 
 
 def _as_batch(shape, g):
@@ -99,11 +129,8 @@ def _(ctx, grad):
     out = g.shape[2:]
     gx = gw = gb = None
     if n[0]:
-        shape, (ph, pw) = ctx.input_meta[0][0], padding
         dcols = np.tensordot(g, ctx.weight._data, axes=([1], [0])).transpose(0, 3, 4, 5, 1, 2)
-        dx = np.zeros(shape[:2] + (shape[2] + 2 * ph, shape[3] + 2 * pw), g.dtype)
-        _add_windows(dx, dcols, stride, dilation, out)
-        gx = dx[:, :, ph:ph + shape[2], pw:pw + shape[3]]
+        gx = _window_gradient(ctx.input_meta[0][0], dcols, stride, dilation, padding)
     if n[1]:
         k = ctx.input_meta[1][0][2:]
         cols = _windows(_pad(ctx.input._data, padding), k, stride, dilation, out)
@@ -159,7 +186,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             f"{list(x.shape)} to have {weight.shape[1]} channels, but got {x.shape[1]} "
             f"channels instead")
     padded = [x.shape[2 + i] + 2 * padding[i] for i in range(2)]
-    span = [dilation[i] * (weight.shape[2 + i] - 1) + 1 for i in range(2)]
+    span = [_span(1, weight.shape[2 + i], 1, dilation[i]) for i in range(2)]
     if padded[0] < span[0] or padded[1] < span[1]:
         raise RuntimeError(
             f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). Kernel "
@@ -168,10 +195,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     attrs = {"stride": stride, "padding": padding, "dilation": dilation}
     out = _conv.forward(np, x._data, weight._data, None if bias is None else bias._data,
                         **attrs)
-    result = wrap_result(out, x)
-    if needs_grad((x, weight, bias)):
-        record(_conv, (x, weight, bias), (result,), attrs)
-    return result
+    return recorded(_conv, (x, weight, bias), out, attrs)
 
 
 def _check_pool_output(x, kernel, stride, padding, dilation, ceil_mode):
@@ -225,31 +249,19 @@ def _(ctx, grad):
     dcols = np.zeros(g.shape + (kernel[0] * kernel[1],), g.dtype)
     np.put_along_axis(dcols, where[..., None], g[..., None], -1)
     dcols = dcols.reshape(g.shape + tuple(kernel)).transpose(0, 1, 4, 5, 2, 3)
-    out = g.shape[2:]
-    size = [max(x_shape[2 + i] + 2 * padding[i],
-                (out[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1) for i in range(2)]
-    dx = np.zeros(x_shape[:2] + tuple(size), g.dtype)
-    _add_windows(dx, dcols, stride, dilation, out)
-    ph, pw = padding
-    dx = dx[:, :, ph:ph + x_shape[2], pw:pw + x_shape[3]]
+    dx = _window_gradient(x_shape, dcols, stride, dilation, padding)
     return (_gradient(np.ascontiguousarray(dx[0] if unbatched else dx), grad, _MAX_POOL_GRAD),)
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
     """``F.max_pool2d`` for (N, C, H, W) or unbatched (C, H, W) inputs."""
-    _check_cpu(x)
-    kernel = pair(kernel_size)
-    stride = kernel if stride is None or stride == [] else pair(stride)
-    padding, dilation = pair(padding), pair(dilation)
+    kernel, stride, padding = _pool_args(x, kernel_size, stride, padding)
+    dilation = pair(dilation)
     _check_pool_output(x, kernel, stride, padding, dilation, ceil_mode)
     attrs = {"kernel": kernel, "stride": stride, "padding": padding, "dilation": dilation,
              "ceil_mode": ceil_mode}
-    unbatched = x.dim() == 3  # torch pools (C, H, W) itself: no squeeze in the graph
-    values, where = _max_pool.forward(np, x._data[None] if unbatched else x._data, **attrs)
-    result = wrap_result(values[0] if unbatched else values, x)
-    if needs_grad((x,)):
-        record(_max_pool, (x,), (result,), {**attrs, "where": where})
-    return result
+    values, where = _max_pool.forward(np, _batch(x), **attrs)
+    return recorded(_max_pool, (x,), _unbatch(x, values), {**attrs, "where": where})
 
 
 # -- avg_pool2d -----------------------------------------------------------------------------
@@ -277,8 +289,8 @@ def _avg_pool(xp, x, kernel, stride, padding, ceil_mode, count_include_pad, divi
 
 def _pad_to(padded, kernel, stride, dilation, out, value=0.0):
     """``padded`` continued with ``value`` where ceil_mode's last windows reach past it."""
-    need = [(out[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 for i in range(2)]
-    extra = [max(0, need[i] - padded.shape[2 + i]) for i in range(2)]
+    extra = [max(0, _span(out[i], kernel[i], stride[i], dilation[i]) - padded.shape[2 + i])
+             for i in range(2)]
     if not any(extra):
         return padded
     return np.pad(padded, ((0, 0), (0, 0), (0, extra[0]), (0, extra[1])),
@@ -302,31 +314,19 @@ def _(ctx, grad):
     share = (g / _avg_divide(shape, kernel, stride, padding, out, a["count_include_pad"],
                              a["divisor_override"])).astype(g.dtype)
     dcols = np.broadcast_to(share[:, :, None, None], g.shape[:2] + tuple(kernel) + out)
-    size = [max(shape[2 + i] + 2 * padding[i], (out[i] - 1) * stride[i] + kernel[i])
-            for i in range(2)]
-    dx = np.zeros(shape[:2] + tuple(size), g.dtype)
-    _add_windows(dx, dcols, stride, (1, 1), out)
-    ph, pw = padding
-    dx = dx[:, :, ph:ph + shape[2], pw:pw + shape[3]]
+    dx = _window_gradient(shape, dcols, stride, (1, 1), padding)
     return (_gradient(np.ascontiguousarray(dx[0] if unbatched else dx), grad, _AVG_POOL_GRAD),)
 
 
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """``F.avg_pool2d`` for (N, C, H, W) or unbatched (C, H, W) inputs."""
-    _check_cpu(x)
-    kernel = pair(kernel_size)
-    stride = kernel if stride is None or stride == [] else pair(stride)
-    padding = pair(padding)
+    kernel, stride, padding = _pool_args(x, kernel_size, stride, padding)
     _check_pool_output(x, kernel, stride, padding, (1, 1), ceil_mode)
     attrs = {"kernel": kernel, "stride": stride, "padding": padding, "ceil_mode": ceil_mode,
              "count_include_pad": count_include_pad, "divisor_override": divisor_override}
-    unbatched = x.dim() == 3
-    out = _avg_pool.forward(np, x._data[None] if unbatched else x._data, **attrs)
-    result = wrap_result(out[0] if unbatched else out, x)
-    if needs_grad((x,)):
-        record(_avg_pool, (x,), (result,), attrs)
-    return result
+    return recorded(_avg_pool, (x,), _unbatch(x, _avg_pool.forward(np, _batch(x), **attrs)),
+                    attrs)
 
 
 # -- adaptive_avg_pool2d --------------------------------------------------------------------
@@ -366,9 +366,5 @@ def adaptive_avg_pool2d(x, output_size):
     size = tuple(x.shape[-2 + i] if size[i] is None else size[i] for i in range(2))
     if size == (1, 1):
         return x.mean((-1, -2), keepdim=True)
-    unbatched = x.dim() == 3
-    out = _adaptive_avg.forward(np, x._data[None] if unbatched else x._data, size)
-    result = wrap_result(out[0] if unbatched else out, x)
-    if needs_grad((x,)):
-        record(_adaptive_avg, (x,), (result,), {"output_size": size})
-    return result
+    out = _adaptive_avg.forward(np, _batch(x), size)
+    return recorded(_adaptive_avg, (x,), _unbatch(x, out), {"output_size": size})

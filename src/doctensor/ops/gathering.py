@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _strides as S
 from .._dtypes import _BY_NP
-from ._registry import declare, needs_grad, record, wrap_result
+from ._registry import declare, needs_grad, record, recorded, wrap_result
 from .pointwise import check_same_device
 
 __all__ = ["index_select", "gather", "masked_select", "nonzero", "diag", "triangle", "unique",
@@ -25,12 +25,9 @@ def _add_at(xp, out, where, values):
     (np.add.at if xp is np else xp.add.at)(out, where, values)
 
 
-def _apply(op, inputs, attrs, out, like):
-    """Wrap the array ``out`` and record ``op``'s node when one of ``inputs`` needs it."""
-    result = wrap_result(out if out.flags.c_contiguous else out.copy(order="C"), like)
-    if needs_grad(inputs):
-        record(op, inputs, (result,), attrs)
-    return result
+def _apply(op, inputs, attrs, out):
+    """``op``'s result ``out``, C-contiguous as torch allocates it (``recorded``)."""
+    return recorded(op, inputs, out if out.flags.c_contiguous else out.copy(order="C"), attrs)
 
 
 # -- index_select and its backward, index_add -------------------------------------------------
@@ -55,7 +52,7 @@ def _index_add(xp, a, index, source, dim):
 
 def _run(op, inputs, dim):
     out = op.forward(inputs[0]._backend.xp, *(t._data for t in inputs), dim)
-    return _apply(op, inputs, {"dim": dim}, out, inputs[0])
+    return _apply(op, inputs, {"dim": dim}, out)
 
 
 def index_select(t, dim, index):
@@ -119,7 +116,7 @@ def gather(t, dim, index):
     idx = index._data
     if not idx.size:  # torch checks nothing more for an empty index
         out = t._backend.xp.zeros(idx.shape, t._data.dtype)
-        return _apply(_gather, (t, index), {"dim": d}, out, t)
+        return _apply(_gather, (t, index), {"dim": d}, out)
     if max(idx.ndim, 1) != max(ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     shape = t._data.shape
@@ -181,7 +178,7 @@ def masked_select(t, mask):
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     check_same_device((t, mask))
     out = _masked_select.forward(t._backend.xp, t._data, mask._data)
-    return _apply(_masked_select, (t, mask), None, out, t)
+    return _apply(_masked_select, (t, mask), None, out)
 
 
 # -- nonzero ------------------------------------------------------------------------------------
@@ -221,11 +218,11 @@ def diag(t, diagonal=0):
     """A vector's square matrix with it on the ``diagonal``, or a matrix's diagonal (a copy)."""
     if t._data.ndim == 1:
         out = _diag_embed.forward(t._backend.xp, t._data, diagonal)
-        return _apply(_diag_embed, (t,), {"offset": diagonal}, out, t)
+        return _apply(_diag_embed, (t,), {"offset": diagonal}, out)
     if t._data.ndim != 2:
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {t._data.ndim}D")
     out = _diagonal_copy.forward(t._backend.xp, t._data, diagonal)
-    return _apply(_diagonal_copy, (t,), {"offset": diagonal}, out, t)
+    return _apply(_diagonal_copy, (t,), {"offset": diagonal}, out)
 
 
 @declare("diagonal_copy", "DiagonalBackward0_copy")
@@ -267,7 +264,7 @@ def triangle(name, t, diagonal=0, in_place=False):
         from .pointwise import inplace
         return inplace(op, t, (), {"diagonal": diagonal})
     out = op.forward(t._backend.xp, t._data, diagonal)
-    return _apply(op, (t,), {"diagonal": diagonal}, out.astype(t._data.dtype, copy=False), t)
+    return _apply(op, (t,), {"diagonal": diagonal}, out.astype(t._data.dtype, copy=False))
 
 
 

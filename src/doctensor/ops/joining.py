@@ -2,7 +2,7 @@
 
 from .._dtypes import result_type
 from .._strides import wrap_dim
-from ._registry import declare, needs_grad, record, wrap_result
+from ._registry import declare, recorded
 from .creation import preserve_layout
 from .pointwise import check_same_device
 
@@ -18,13 +18,6 @@ def _prepare(tensors, name):
     dt = result_type(tensors) if len(tensors) > 1 else tensors[0].dtype
     arrays = [t._data if t._data.dtype == dt.np else t._data.astype(dt.np) for t in tensors]
     return tensors, arrays
-
-
-def _run(op, tensors, out, attrs):
-    result = wrap_result(out, tensors[0])
-    if needs_grad(tensors):
-        record(op, tensors, (result,), attrs)
-    return result
 
 
 @declare("cat", "CatBackward0", ())
@@ -68,7 +61,7 @@ def cat(tensors, dim=0):
     xp = tensors[0]._backend.xp
     out = _cat.forward(xp, *[a for _, a in keep], dim=d)
     sizes = [a.shape[d] if a.ndim > d else 0 for a in arrays]
-    return _run(_cat, tensors, out, {"dim": d, "sizes": sizes})
+    return recorded(_cat, tensors, out, {"dim": d, "sizes": sizes})
 
 
 @declare("stack", "StackBackward0", ())
@@ -92,7 +85,7 @@ def stack(tensors, dim=0):
                                f"[{', '.join(map(str, arrays[0].shape))}] at entry 0 and "
                                f"[{', '.join(map(str, a.shape))}] at entry {i}")
     out = _stack.forward(tensors[0]._backend.xp, *arrays, dim=d)
-    return _run(_stack, tensors, out, {"dim": d})
+    return recorded(_stack, tensors, out, {"dim": d})
 
 
 # -- repeat ----------------------------------------------------------------------------------
@@ -139,7 +132,7 @@ def repeat(t, repeats):
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
                                f"[{', '.join(map(str, target))}]")
     out = _repeat.forward(t._backend.xp, t._data, repeats)
-    return _run(_repeat, [t], out, {"repeats": repeats})
+    return recorded(_repeat, [t], out, {"repeats": repeats})
 
 
 # -- flip ------------------------------------------------------------------------------------
@@ -165,7 +158,7 @@ def flip(t, dims):
         if wrapped.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     out = preserve_layout(_flip.forward(t._backend.xp, t._data, wrapped if ndim else ()), t)
-    return _run(_flip, [t], out, {"dims": wrapped})
+    return recorded(_flip, [t], out, {"dims": wrapped})
 
 
 # -- roll ------------------------------------------------------------------------------------
@@ -194,4 +187,4 @@ def roll(t, shifts, dims=None):
     if t._data.size:  # torch returns an empty tensor's copy before looking at dims
         dims = tuple(wrap_dim(d, max(t._data.ndim, 1)) for d in dims) if t._data.ndim else ()
     out = _roll.forward(t._backend.xp, t._data, shifts, dims)
-    return _run(_roll, [t], out, {"shifts": shifts, "dims": dims})
+    return recorded(_roll, [t], out, {"shifts": shifts, "dims": dims})

@@ -8,7 +8,7 @@ import numpy as np
 from .. import _strides as S
 from .._dtypes import _BY_NP, get_default_dtype, int64
 from ..autograd.grad_mode import GradMode
-from ._registry import declare, needs_grad, record, wrap_result
+from ._registry import declare, needs_grad, record, recorded, wrap_result
 from .pointwise import where_tensor
 from .views import expand_gradient
 
@@ -152,11 +152,7 @@ def contiguous_result(out, xp):
 
 def _run(op, t, attrs):
     xp = t._backend.xp
-    out = contiguous_result(op.forward(xp, t._data, **attrs), xp)
-    result = wrap_result(out, t)
-    if needs_grad((t,)):
-        record(op, (t,), (result,), attrs)
-    return result
+    return recorded(op, (t,), contiguous_result(op.forward(xp, t._data, **attrs), xp), attrs)
 
 
 # -- sum_to_size: the one place gradients are un-broadcast --------------------------------------
@@ -361,25 +357,20 @@ min_dim.def_backward(_select_backward)
 
 
 @declare("median", "MedianBackward1")
-def median_dim(xp, a, dim, keepdim):
-    out = xp.take_along_axis(a, _median_index(xp, a, dim), dim)
-    return out if keepdim else out.squeeze(dim)
+def median_dim(xp, a, dim):
+    """Each row's lower median along ``dim`` and its position (keepdim shapes): the middle of
+    a stable sort, or the row's first NaN (the row's median is then NaN, as torch's)."""
+    order = xp.argsort(a, axis=dim, kind="stable")
+    where = xp.take(order, [(a.shape[dim] - 1) // 2], axis=dim)
+    if a.dtype.kind == "f":
+        nan = xp.isnan(a)
+        where = xp.where(nan.any(axis=dim, keepdims=True),
+                         xp.argmax(nan, axis=dim, keepdims=True), where)
+    return xp.take_along_axis(a, where, dim), where
 
 
 median_dim.def_backward(_select_backward)
 MEDIAN_TYPE = return_type("median")
-
-
-def _median_index(xp, a, dim):
-    """Positions (keepdim shape) of each row's lower median along ``dim``: the middle of a
-    stable sort, or a row's first NaN (the row's median is then NaN, as torch's)."""
-    order = xp.argsort(a, axis=dim, kind="stable")
-    middle = xp.take(order, [(a.shape[dim] - 1) // 2], axis=dim)
-    if a.dtype.kind != "f":
-        return middle
-    nan = xp.isnan(a)
-    return xp.where(nan.any(axis=dim, keepdims=True), xp.argmax(nan, axis=dim, keepdims=True),
-                    middle)
 
 
 def median(t, dim=None, keepdim=False):
@@ -391,19 +382,23 @@ def median(t, dim=None, keepdim=False):
     d = S.wrap_dim(dim, max(t._data.ndim, 1))
     if a.shape[d] == 0:
         raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
-    xp = t._backend.xp
-    where = _median_index(xp, a, d)
-    values = xp.take_along_axis(a, where, d)
+    values, where = median_dim.forward(t._backend.xp, a, d)
     if not keepdim or t._data.ndim == 0:
         values, where = values.squeeze(d), where.squeeze(d)
     if t._data.ndim == 0:
         values, where = values.reshape(()), where.reshape(())
+    return _with_indices(median_dim, MEDIAN_TYPE, t, d, keepdim, values, where)
+
+
+def _with_indices(op, kind, t, d, keepdim, values, indices):
+    """The named tuple ``kind`` (values, int64 indices) of a selecting reduction along ``d``,
+    laid out as torch's; ``op``'s node on the values when ``t`` requires grad."""
+    xp = t._backend.xp
     values_t = wrap_result(contiguous_result(values, xp), t)
-    indices_t = wrap_result(contiguous_result(where, xp).astype(np.int64, copy=False), t)
+    indices_t = wrap_result(contiguous_result(indices, xp).astype(np.int64, copy=False), t)
     if needs_grad((t,)):
-        record(median_dim, (t,), (values_t,), {"dim": d, "keepdim": keepdim,
-                                               "indices": indices_t})
-    return MEDIAN_TYPE(values_t, indices_t)
+        record(op, (t,), (values_t,), {"dim": d, "keepdim": keepdim, "indices": indices_t})
+    return kind(values_t, indices_t)
 
 
 def _amax_amin(name):
@@ -499,13 +494,8 @@ def max_min(name, t, dim=None, keepdim=False):
     if t._data.ndim == 0:
         indices = xp.asarray(0)
     op = max_dim if name == "max" else min_dim
-    values = contiguous_result(op.forward(xp, t._data, axis, keepdim), xp)
-    indices = contiguous_result(indices, xp)
-    values_t = wrap_result(values, t)
-    indices_t = wrap_result(indices.astype(np.int64, copy=False), t)
-    if needs_grad((t,)):
-        record(op, (t,), (values_t,), {"dim": d, "keepdim": keepdim, "indices": indices_t})
-    return (MAX_TYPE if name == "max" else MIN_TYPE)(values_t, indices_t)
+    return _with_indices(op, MAX_TYPE if name == "max" else MIN_TYPE, t, d, keepdim,
+                         op.forward(xp, t._data, axis, keepdim), indices)
 
 
 def argmax_min(name, t, dim=None, keepdim=False):
@@ -635,10 +625,8 @@ def _scan(op, t, dim, dtype):
     dim = S.wrap_dim(dim, max(t._data.ndim, 1))
     a = t._data if t._data.ndim else t._data.reshape(1)
     out = op.forward(t._backend.xp, a, dim=dim, dtype=out_dt.np).reshape(t._data.shape)
-    result = wrap_result(contiguous_result(out, t._backend.xp), t)
-    if needs_grad((t,)):
-        record(op, (t,), (result,), {"dim": dim, "dtype": out_dt.np})
-    return result
+    return recorded(op, (t,), contiguous_result(out, t._backend.xp),
+                    {"dim": dim, "dtype": out_dt.np})
 
 
 @declare("cumprod", "CumprodBackward0", saves={"self": (0,), "result": (0,)})
