@@ -137,6 +137,7 @@ ERRORS = {
     "index_select_scalar_many": lambda T: T.tensor(5.).index_select(0, T.tensor([0, 0])),
     "index_select_scalar_out_of_range": lambda T: T.tensor(5.).index_select(0, T.tensor([1])),
     "index_select_empty_dim": lambda T: T.ones(0, 3).index_select(0, T.tensor([0])),
+    "index_select_empty_vector": lambda T: T.ones(0).index_select(0, T.tensor([0])),
     "roll_misaligned": lambda T: T.ones(2, 3).roll((1, 2), (0,)),
     "roll_dim": lambda T: T.ones(2, 3).roll(1, 5),
     "diag_3d": lambda T: T.diag(T.ones(2, 2, 2)),

@@ -68,7 +68,7 @@ def index_select(t, dim, index):
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{idx.size} value(s)")
     size = t._data.shape[d] if t._data.ndim else 1
-    if idx.size and not size:
+    if idx.size and not size and t._data.ndim > 1:  # a vector's falls to the range check
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
         raise IndexError("index out of range in self")
