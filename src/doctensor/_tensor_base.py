@@ -7,13 +7,15 @@ version counter are created lazily, the first time something asks for them, so a
 result costs one object.
 """
 
+import warnings
+
 import numpy as _np
 
 from . import _dtypes
 from ._strides import is_contiguous
 from .storage import Storage, VersionCounter
 
-__all__ = ["TensorBase", "wrap"]
+__all__ = ["TensorBase", "wrap", "warn_once"]
 
 
 class _Switch:
@@ -169,6 +171,17 @@ class TensorBase:
     @property
     def output_nr(self):
         return self._output_nr
+
+
+WARNED_ONCE = set()  # the messages warn_once has given
+
+
+def warn_once(message, stacklevel=3):
+    """A UserWarning given once per process, as torch's TORCH_WARN_ONCE (``stacklevel`` 3:
+    the code that called the caller)."""
+    if message not in WARNED_ONCE:
+        WARNED_ONCE.add(message)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel)
 
 
 def empty_strides(data, force=False):

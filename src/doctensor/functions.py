@@ -1,6 +1,5 @@
 """The ``torch.*`` functions: each one calls the op or the Tensor method it names."""
 
-import warnings
 
 from . import _dtypes
 from ._dtypes import get_default_dtype
@@ -11,6 +10,7 @@ from ._strides import (
     memory_format,
     preserve_format,
 )
+from ._tensor_base import warn_once
 from .ops import creation, gathering, joining, linalg, nn_ops, random_ops
 from .ops import pointwise as P
 from .tensor import Tensor, legacy_new
@@ -692,9 +692,7 @@ def meshgrid(*tensors, indexing=None):
     if len(tensors) == 1 and isinstance(tensors[0], list | tuple):
         tensors = tuple(tensors[0])
     if indexing is None:
-        if not _MESHGRID_WARNED:
-            _MESHGRID_WARNED.append(True)
-            warnings.warn(_MESHGRID_WARNING, UserWarning, stacklevel=2)
+        warn_once(_MESHGRID_WARNING)
         indexing = "ij"
     swap = indexing == "xy" and len(tensors) >= 2
     if swap:
@@ -707,7 +705,6 @@ def meshgrid(*tensors, indexing=None):
     return tuple(grids)
 
 
-_MESHGRID_WARNED = []  # torch's TORCH_WARN_ONCE: the first call without indexing warns
 _MESHGRID_WARNING = ("torch.meshgrid: in an upcoming release, it will be required to pass the "
                      "indexing argument. (Triggered internally at /__w/pytorch/pytorch/aten/src/"
                      "ATen/native/TensorShape.cpp:4215.)")

@@ -20,7 +20,7 @@ from ._dtypes import (
     uint8,
 )
 from ._dtypes import dtype as dtype_cls
-from ._tensor_base import TensorBase, alias
+from ._tensor_base import TensorBase, alias, warn_once
 from .autograd.grad_mode import GradMode
 from .ops import (
     _registry,
@@ -59,16 +59,6 @@ _SCALAR_OF_GRAD_WARNING = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
     "Consider using tensor.detach() first. (Triggered internally at "
     "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
-_scalar_of_grad_warned = False
-
-
-def _warn_scalar_of_grad():
-    """float() and complex() of a tensor that requires grad warn once per process, as torch's
-    TORCH_WARN_ONCE does (int(), bool() and item() do not warn)."""
-    global _scalar_of_grad_warned
-    if not _scalar_of_grad_warned:
-        _scalar_of_grad_warned = True
-        warnings.warn(_SCALAR_OF_GRAD_WARNING, UserWarning, stacklevel=3)
 
 
 def _size_args(size):
@@ -371,12 +361,12 @@ class Tensor(TensorBase):
 
     def __float__(self):
         if self.requires_grad:
-            _warn_scalar_of_grad()
+            warn_once(_SCALAR_OF_GRAD_WARNING)  # int(), bool(), item() do not warn
         return float(self.item())
 
     def __complex__(self):
         if self.requires_grad:
-            _warn_scalar_of_grad()
+            warn_once(_SCALAR_OF_GRAD_WARNING)  # int(), bool(), item() do not warn
         return complex(self.item())
 
     def __int__(self):
