@@ -16,8 +16,8 @@ from .._tensor_base import INFERENCE, empty_strides
 from ..autograd.grad_mode import GradMode
 from ..autograd.graph import NO_EDGE, Node, SavedTensor, gradient_edge, release_saved, unpack_saved
 
-__all__ = ["zeros_like", "Op", "declare", "OpNode", "record", "recorded", "wrap_result",
-           "Tensor"]
+__all__ = ["zeros_like", "zero_gradient", "Op", "declare", "OpNode", "record", "recorded",
+           "wrap_result", "Tensor"]
 
 # The Tensor class (layer 6) registers itself here so that ops can wrap their results.
 Tensor = None
@@ -206,6 +206,12 @@ def zeros_like(t):
     """Fresh zeros shaped like ``t``: what torch's formulas give for a constant's gradient
     (``grad * 0`` would turn negative gradients into -0., which prints differently)."""
     return wrap_result(t._backend.xp.zeros_like(t._data), t)
+
+
+def zero_gradient(ctx, grad):
+    """The backward of an op whose output does not depend on its input (sign, round, the
+    random fills): zeros."""
+    return (zeros_like(grad),)
 
 
 def needs_grad(inputs):

@@ -429,9 +429,7 @@ def _fill(xp, a, value):
     return value
 
 
-@_fill.def_backward
-def _(ctx, grad):
-    return (R.zeros_like(grad),)
+_fill.def_backward(R.zero_gradient)
 
 
 @declare("fill_", "FillBackward3", ("self", "value"))

@@ -599,14 +599,10 @@ def _sign(xp, a):
     return out
 
 
-def _zero_grad(ctx, grad):
-    return (R.zeros_like(grad),)
-
-
 sign = declare("sign", "SignBackward0")(_sign)
 sgn = declare("sgn", "SgnBackward0")(_sign)  # sign for real numbers; abs's backward uses it
-sign.def_backward(_zero_grad)
-sgn.def_backward(_zero_grad)
+sign.def_backward(R.zero_gradient)
+sgn.def_backward(R.zero_gradient)
 
 
 # Note [float32 transcendentals]
@@ -782,12 +778,8 @@ def round_decimals(xp, a, decimals):
     return out.astype(a.dtype, copy=False)
 
 
-@round_.def_backward
-def _(ctx, grad):
-    return (R.zeros_like(grad),)
-
-
-round_decimals.def_backward(round_.backward)
+round_.def_backward(R.zero_gradient)
+round_decimals.def_backward(R.zero_gradient)
 
 
 def round_tensor(t, decimals=None, in_place=False):
@@ -806,7 +798,7 @@ def _to_integral(name):
     def forward(xp, a):
         return a.copy() if a.dtype.kind in "iu" else getattr(xp, name)(a)
     op = declare(name, name.capitalize() + "Backward0")(forward)
-    op.def_backward(_zero_grad)
+    op.def_backward(R.zero_gradient)
     return op
 
 

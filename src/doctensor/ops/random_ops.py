@@ -88,10 +88,6 @@ def _fill_random(t, op, draw):
     return t
 
 
-def _zero_grad(ctx, grad):
-    return (R.zeros_like(grad),)
-
-
 @declare("uniform_", "UniformBackward0")
 def _uniform(xp, a):
     return a
@@ -113,7 +109,7 @@ def _bernoulli(xp, a):
 
 
 for _op in (_uniform, _normal, _random_op, _bernoulli):
-    _op.def_backward(_zero_grad)
+    _op.def_backward(R.zero_gradient)
 
 
 def uniform_(t, a=0.0, b=1.0, generator=None):
