@@ -194,9 +194,9 @@ def wrap_result(data, like):
 
 
 def recorded(op, inputs, out, attrs=None):
-    """``out`` as the fresh result of ``op`` on ``inputs`` (on the first tensor input's
-    device), with the op's node when one of them requires grad."""
-    result = wrap_result(out, next(t for t in inputs if isinstance(t, Tensor)))
+    """``out`` as the fresh result of ``op`` on ``inputs`` (on the device of the first, a
+    tensor), with the op's node when one of them requires grad."""
+    result = wrap_result(out, inputs[0])
     if needs_grad(inputs):
         record(op, inputs, (result,), attrs)
     return result
