@@ -42,9 +42,45 @@ SCENARIOS = {
         list(D.DataLoader([("a", 1), ("b", 2), ("c", 3)], batch_size=2)),
         list(D.DataLoader(["a", "b"], batch_size=2))],
     "ragged": lambda T, D, x, y: list(D.DataLoader([[1, 2], [3]], batch_size=2)),
+    "random_split": lambda T, D, x, y: [
+        [list(part) for part in D.random_split(range(10), [0.3, 0.7])],
+        [list(part) for part in D.random_split(range(7), [0.5, 0.25, 0.25])],
+        [list(part) for part in D.random_split(D.TensorDataset(x, y), [2, 3],
+                                               generator=T.Generator().manual_seed(5))],
+        T.rand(1)],
+    "random_split_wrong_sum": lambda T, D, x, y: D.random_split(range(10), [3, 6]),
+    "random_split_bad_fraction": lambda T, D, x, y: D.random_split(range(4), [1.5, -0.5]),
+    "with_replacement": lambda T, D, x, y: [
+        list(D.RandomSampler(range(5), replacement=True, num_samples=70)),
+        list(D.DataLoader(D.TensorDataset(x, y), 2,
+                          sampler=D.RandomSampler(x, replacement=True))), T.rand(1)],
+    "sampler_arguments": lambda T, D, x, y: [
+        _raised(lambda: D.RandomSampler(x, replacement=1)),
+        _raised(lambda: D.RandomSampler(x, num_samples=0)),
+        _raised(lambda: D.BatchSampler(range(3), 0, False)),
+        _raised(lambda: D.BatchSampler(range(3), 2, None))],
+    "subset_random_sampler": lambda T, D, x, y: [
+        list(D.SubsetRandomSampler([10, 20, 30, 40])),
+        list(D.DataLoader(D.TensorDataset(x, y), 2, sampler=D.SubsetRandomSampler([0, 2, 4]))),
+        T.rand(1)],
+    "subset_and_concat": lambda T, D, x, y: [
+        (sub := D.Subset(D.TensorDataset(x, y), [4, 0, 2]))[1], len(sub),
+        list(D.DataLoader(sub, 2)),
+        (cat := D.TensorDataset(x, y) + D.TensorDataset(x * 10, y))[7], cat[-1], len(cat),
+        cat.cumulative_sizes, _raised(lambda: cat[-11]), list(D.DataLoader(cat, 4))],
+    "concat_nothing": lambda T, D, x, y: D.ConcatDataset([]),
     "dataset": lambda T, D, x, y: [D.TensorDataset(x, y)[1], len(D.TensorDataset(x, y))],
     "size_mismatch": lambda T, D, x, y: D.TensorDataset(x, T.arange(4)),
 }
+
+
+def _raised(fn):
+    """The type and message of what ``fn()`` raises."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the outcome compared
+        return type(e).__name__, str(e)
+    return None
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))

@@ -4,11 +4,15 @@ Shuffling draws from the default generator exactly as torch 2.13 does, so a seed
 shuffles the same way and leaves the generator in the same state: each pass over a
 ``DataLoader`` first draws a base seed (torch's worker seed, drawn even without workers),
 and a ``RandomSampler`` then draws the seed of the generator its permutation comes from.
+Worker processes are emulated in this process, each with torch's generator states (Note
+[emulated workers]).
 """
 
+import bisect
 import collections
 import dataclasses
 import itertools
+import math
 import os
 import random
 import traceback
@@ -18,9 +22,9 @@ import numpy as np
 
 import doctensor as torch
 
-__all__ = ["Dataset", "TensorDataset", "Sampler", "SequentialSampler", "RandomSampler",
-           "BatchSampler", "DataLoader", "default_collate", "default_convert", "get_worker_info",
-           "WorkerInfo"]
+__all__ = ["Dataset", "TensorDataset", "ConcatDataset", "Subset", "random_split", "Sampler",
+           "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler",
+           "DataLoader", "default_collate", "default_convert", "get_worker_info", "WorkerInfo"]
 
 
 class Dataset:
@@ -28,6 +32,9 @@ class Dataset:
 
     def __getitem__(self, index):
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+    def __add__(self, other):
+        return ConcatDataset([self, other])
 
 
 class TensorDataset(Dataset):
@@ -43,6 +50,71 @@ class TensorDataset(Dataset):
 
     def __len__(self):
         return self.tensors[0].size(0)
+
+
+class ConcatDataset(Dataset):
+    """The samples of several datasets, one after the other."""
+
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise AssertionError("datasets should not be an empty iterable")
+        self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
+
+    def __len__(self):
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, index):
+        if index < 0:
+            if -index > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            index += len(self)
+        which = bisect.bisect_right(self.cumulative_sizes, index)
+        return self.datasets[which][index - (self.cumulative_sizes[which - 1] if which else 0)]
+
+
+class Subset(Dataset):
+    """The samples of ``dataset`` at ``indices``, in that order."""
+
+    def __init__(self, dataset, indices):
+        self.dataset, self.indices = dataset, indices
+
+    def __getitem__(self, index):
+        if isinstance(index, list):
+            return self.dataset[[self.indices[i] for i in index]]
+        return self.dataset[self.indices[index]]
+
+    def __getitems__(self, indices):
+        if callable(getattr(self.dataset, "__getitems__", None)):
+            return self.dataset.__getitems__([self.indices[i] for i in indices])
+        return [self.dataset[self.indices[i]] for i in indices]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+def random_split(dataset, lengths, generator=None):
+    """Split ``dataset`` into ``Subset`` objects of the given lengths (or fractions of its
+    length, the remainder dealt one by one from the first), along one ``randperm`` of
+    ``generator`` (the default generator when None)."""
+    n = len(dataset)
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        for i, fraction in enumerate(lengths):
+            if not 0 <= fraction <= 1:
+                raise ValueError(f"Fraction at index {i} is not between 0 and 1")
+        counts = [math.floor(n * fraction) for fraction in lengths]
+        for i in range(n - sum(counts)):
+            counts[i % len(counts)] += 1
+        for i, count in enumerate(counts):
+            if count == 0:
+                warnings.warn(f"Length of split at index {i} is 0. This might result in an "
+                              "empty dataset.", stacklevel=2)
+        lengths = counts
+    if sum(lengths) != n:
+        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
+    order = torch.randperm(sum(lengths), generator=generator).tolist()
+    ends = list(itertools.accumulate(lengths))
+    return [Subset(dataset, order[end - length:end]) for end, length in zip(ends, lengths)]
 
 
 class Sampler:
@@ -66,15 +138,20 @@ def _draw_seed(generator=None):
 
 
 class RandomSampler(Sampler):
-    """A new random permutation of the indices each pass (without replacement)."""
+    """A new random permutation of the indices each pass; with ``replacement``, independent
+    draws (torch's ``randint``, 32 at a time)."""
 
     def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
-        if replacement:
-            raise NotImplementedError("doctensor's RandomSampler samples without replacement")
         self.data_source = data_source
         self.replacement = replacement
         self._num_samples = num_samples
         self.generator = generator
+        if not isinstance(replacement, bool):
+            raise TypeError(f"replacement should be a boolean value, but got "
+                            f"replacement={replacement}")
+        if not isinstance(self.num_samples, int) or self.num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got "
+                             f"num_samples={self.num_samples}")
 
     @property
     def num_samples(self):
@@ -86,6 +163,11 @@ class RandomSampler(Sampler):
         if generator is None:
             generator = torch.Generator()
             generator.manual_seed(_draw_seed())
+        if self.replacement:
+            for size in [32] * (self.num_samples // 32) + [self.num_samples % 32]:
+                yield from torch.randint(high=n, size=(size,), dtype=torch.int64,
+                                         generator=generator).tolist()
+            return
         for _ in range(self.num_samples // n):
             yield from torch.randperm(n, generator=generator).tolist()
         yield from torch.randperm(n, generator=generator).tolist()[:self.num_samples % n]
@@ -94,10 +176,30 @@ class RandomSampler(Sampler):
         return self.num_samples
 
 
+class SubsetRandomSampler(Sampler):
+    """The given ``indices`` in a new random order each pass."""
+
+    def __init__(self, indices, generator=None):
+        self.indices, self.generator = indices, generator
+
+    def __iter__(self):
+        for i in torch.randperm(len(self.indices), generator=self.generator).tolist():
+            yield self.indices[i]
+
+    def __len__(self):
+        return len(self.indices)
+
+
 class BatchSampler(Sampler):
     """Lists of ``batch_size`` indices from ``sampler`` (the last one shorter, or dropped)."""
 
     def __init__(self, sampler, batch_size, drop_last):
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size <= 0:
+            raise ValueError(f"batch_size should be a positive integer value, but got "
+                             f"batch_size={batch_size}")
+        if not isinstance(drop_last, bool):
+            raise ValueError(f"drop_last should be a boolean value, but got "
+                             f"drop_last={drop_last}")
         self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
 
     def __iter__(self):
@@ -402,6 +504,8 @@ class _Pass:
         loader = self.loader
         if loader.batch_sampler is None:
             return loader.collate_fn(loader.dataset[index])
+        if getattr(loader.dataset, "__getitems__", None):
+            return loader.collate_fn(loader.dataset.__getitems__(index))
         return loader.collate_fn([loader.dataset[i] for i in index])
 
     def __len__(self):
