@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from _oracle import same_outcome
 
+import doctensor
 from doctensor import _dtypes as dt
 from doctensor import random as dr
 from doctensor._random_math import box_muller_f32, fma32, fma64, log_f32, sincos_f32
@@ -535,3 +537,65 @@ def test_fma64_is_correctly_rounded(kind):
     got = fma64(a, b, c)
     want = np.array([float(_exact(*abc)) for abc in zip(a, b, c, strict=True)])
     assert got.tobytes() == want.tobytes()
+
+
+# -- multinomial with replacement -----------------------------------------------------------------
+
+def _weights(rows, k, dtype, seed):
+    w = np.random.default_rng(seed).random((rows, k)) ** 4  # skewed, with small entries
+    w[:, ::5] = 0.0  # categories that can never come up
+    return w.astype(dtype.np)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=str)
+@pytest.mark.parametrize("rows, k, n", [(1, 2, 2), (1, 7, 50), (3, 10, 33), (2, 1000, 17),
+                                        (1, 3, 1000)])
+@pytest.mark.parametrize("seed", [0, 42, 2**32 + 5])
+def test_multinomial_with_replacement(seed, rows, k, n, dtype):
+    g, tg = pair(seed)
+    w = _weights(rows, k, dtype, seed % 1000)
+    t = torch.multinomial(torch.from_numpy(w), n, replacement=True, generator=tg)
+    assert_same(g.multinomial_with_replacement(w, n).reshape(-1), t)
+    assert_same_state(g, tg)
+
+
+MULTINOMIAL_CASES = {
+    "1-d": lambda T: [T.multinomial(T.tensor([0.1, 0.0, 0.6, 0.3]), 9, True), T.rand(1)],
+    "method, 2-d": lambda T: [T.tensor([[1.0, 2.0], [3.0, 0.0]]).multinomial(4, True),
+                              T.rand(1)],
+    "unnormalised float64": lambda T: [
+        T.multinomial(T.tensor([5.0, 1e-300, 2.0], dtype=T.float64), 20, True), T.rand(1)],
+    "negative": lambda T: T.multinomial(T.tensor([0.5, -0.1]), 3, True),
+    "inf before negative": lambda T: T.multinomial(T.tensor([float("inf"), -1.0]), 3, True),
+    "nan": lambda T: T.multinomial(T.tensor([0.5, float("nan")]), 3, True),
+    "all zero": lambda T: T.multinomial(T.zeros(3), 2, True),
+    "second row bad, first row drew": lambda T: [
+        _raised(lambda: T.multinomial(T.tensor([[1.0, 1.0], [0.0, 0.0]]), 6, True)),
+        T.rand(1)],
+    "zero samples": lambda T: T.multinomial(T.ones(3), 0, True),
+    "too many without replacement": lambda T: T.multinomial(T.ones(3), 4),
+    "integer input": lambda T: T.multinomial(T.ones(3, dtype=T.int64), 2, True),
+    "3-d": lambda T: T.multinomial(T.ones(1, 1, 3), 2, True),
+}
+
+
+def _raised(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the outcome compared
+        return type(e).__name__, str(e)
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(MULTINOMIAL_CASES))
+def test_multinomial_like_torch(name):
+    def run(T):
+        T.manual_seed(3)
+        return MULTINOMIAL_CASES[name](T)
+    same_outcome(run)
+
+
+@pytest.mark.parametrize("args", [(1, True), (2, False)], ids=["one sample", "no replacement"])
+def test_multinomial_refuses_torchs_exponential_path(args):
+    with pytest.raises(NotImplementedError, match="exponential_"):
+        doctensor.multinomial(doctensor.ones(20), *args)

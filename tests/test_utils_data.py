@@ -63,6 +63,13 @@ SCENARIOS = {
         list(D.SubsetRandomSampler([10, 20, 30, 40])),
         list(D.DataLoader(D.TensorDataset(x, y), 2, sampler=D.SubsetRandomSampler([0, 2, 4]))),
         T.rand(1)],
+    "weighted": lambda T, D, x, y: [
+        list(D.WeightedRandomSampler([0.1, 0.9, 0.4, 0.0, 2.0], 12)),
+        list(D.DataLoader(D.TensorDataset(x, y), 2,
+                          sampler=D.WeightedRandomSampler(T.tensor([1.0, 3.0, 0, 0, 1]), 5))),
+        _raised(lambda: D.WeightedRandomSampler([1.0], 0)),
+        _raised(lambda: D.WeightedRandomSampler([1.0], 2, replacement=None)),
+        _raised(lambda: D.WeightedRandomSampler([[1.0]], 2)), T.rand(1)],
     "subset_and_concat": lambda T, D, x, y: [
         (sub := D.Subset(D.TensorDataset(x, y), [4, 0, 2]))[1], len(sub),
         list(D.DataLoader(sub, 2)),

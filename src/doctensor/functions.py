@@ -22,7 +22,7 @@ __all__ = [
     "eye", "zeros_like", "ones_like", "empty_like", "full_like", "empty_strided", "rand",
     "randn", "randint", "memory_format", "contiguous_format", "preserve_format",
     "channels_last", "channels_last_3d",
-    "randperm", "rand_like", "randn_like", "randint_like", "bernoulli", "normal",
+    "randperm", "rand_like", "randn_like", "randint_like", "bernoulli", "multinomial", "normal",
     "is_tensor", "numel", "add", "sub", "mul", "div", "true_divide", "pow", "neg", "abs", "exp",
     "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "where", "maximum",
     "minimum", "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "matmul",
@@ -131,6 +131,10 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
         low, high = 0, low
     return random_ops.randint(low, high, input, None, dtype or input.dtype, device,
                               requires_grad)
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    return random_ops.multinomial(input, num_samples, replacement, generator)
 
 
 def bernoulli(input, p=None, generator=None):

@@ -345,6 +345,28 @@ class Generator:
         """``Tensor.bernoulli_(p)`` for a Python float ``p``: a float64 uniform ``< p`` (A.8)."""
         return (self._uniform_f64(n) < float(p)).astype(dtype.np)
 
+    def multinomial_with_replacement(self, probs, n):
+        """``torch.multinomial(P, n, replacement=True)`` for ``n > 1``, on a (rows, k) array.
+
+        Row by row, torch's kernel checks the probabilities, sums them in order in their own
+        precision (float32 for float16), divides the sums by the total and sets the last to
+        1; each of the row's ``n`` samples is then the first category whose normalised sum is
+        not below a float64 uniform (A.2).  A bad row raises after the rows before it have
+        drawn their samples, as in torch.
+        """
+        sums = np.cumsum(probs.astype(np.float64 if probs.dtype == np.float64 else np.float32),
+                         axis=1)
+        for row, (p, total) in enumerate(zip(probs, sums[:, -1])):
+            message = _bad_distribution(p, total)
+            if message is not None:
+                self._uniform_f64(row * n)
+                raise RuntimeError(f"invalid multinomial distribution ({message})")
+        sums /= sums[:, -1:]
+        sums[:, -1] = 1
+        u = self._uniform_f64(len(probs) * n).reshape(len(probs), n)
+        return np.stack([np.searchsorted(c.astype(np.float64), v, side="left")
+                         for c, v in zip(sums, u)]).astype(np.int64)
+
     def bernoulli_tensor(self, probs, dtype):
         """``torch.bernoulli(P)``: one uniform per element of ``probs`` (in memory order).
 
@@ -369,6 +391,16 @@ class Generator:
         compute = np.float32 if dtype is dt.float16 else dtype.np.type
         keep = self.bernoulli_scalar(n, 1.0 - p, dt.float64).astype(compute)
         return (keep / compute(1.0 - p)).astype(dtype.np)
+
+
+def _bad_distribution(p, total):
+    """torch's complaint about one row of multinomial probabilities ``p`` (each element is
+    checked in turn: its sign, then that it is finite), or None."""
+    bad = ~((p >= 0) & np.isfinite(p))
+    if bad.any():
+        return ("encountering probability entry < 0" if not p[bad.argmax()] >= 0
+                else "encountering probability entry = infinity or NaN")
+    return None if total > 0 else "sum of probabilities <= 0"
 
 
 def _box_muller_f32(words, mean, std):

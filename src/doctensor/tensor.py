@@ -653,6 +653,9 @@ class Tensor(TensorBase):
     def bernoulli(self, generator=None):
         return random_ops.bernoulli(self, generator)
 
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return random_ops.multinomial(self, num_samples, replacement, generator)
+
     # -- math -------------------------------------------------------------------------------------
     def add(self, other, alpha=1):
         if alpha == 1:

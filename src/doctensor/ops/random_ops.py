@@ -15,7 +15,7 @@ from .creation import check_requires_grad, full, full_like, new_tensor
 from .pointwise import check_inplace, check_no_internal_overlap, rebase_history
 
 __all__ = ["Generator", "manual_seed", "uniform_", "normal_", "rand", "randn", "randint",
-           "randperm", "bernoulli", "dropout_mask"]
+           "randperm", "bernoulli", "multinomial", "dropout_mask"]
 
 
 class Generator(_random.Generator):
@@ -152,6 +152,35 @@ def bernoulli(probs, generator=None):
     out = full(probs.shape, 0, probs.dtype, probs.device)
     host = probs._backend.to_host(probs._data).reshape(-1)
     write_in_memory_order(out, g.bernoulli_tensor(host, probs.dtype))
+    return out
+
+
+def multinomial(probs, num_samples, replacement=False, generator=None):
+    """``num_samples`` category indices per row of ``probs`` (1-d or 2-d), drawn with
+    ``replacement`` by torch's kernel.  torch draws one sample, or samples without
+    replacement, through ``exponential_``, which its CPU build takes from MKL's own stream
+    for 16 elements or more: doctensor does not reproduce that path and refuses it."""
+    if not 0 < probs.dim() <= 2:
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not probs.dtype.is_floating_point:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{probs.dtype.scalar_name}")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    categories = probs.shape[-1]
+    if not replacement and num_samples > categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    if categories > 2**24:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+    if not replacement or num_samples == 1:
+        raise NotImplementedError("doctensor: torch.multinomial draws one sample, or samples "
+                                  "without replacement, from torch's exponential_ (MKL's "
+                                  "stream on the CPU), which doctensor does not reproduce")
+    rows = probs._backend.to_host(probs._data).reshape(-1, categories)
+    drawn = _generator(probs, generator).multinomial_with_replacement(rows, num_samples)
+    out = full(probs.shape[:-1] + (num_samples,), 0, int64, probs.device)
+    write_in_memory_order(out, drawn.reshape(-1))
     return out
 
 

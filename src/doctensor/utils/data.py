@@ -23,8 +23,9 @@ import numpy as np
 import doctensor as torch
 
 __all__ = ["Dataset", "TensorDataset", "ConcatDataset", "Subset", "random_split", "Sampler",
-           "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler",
-           "DataLoader", "default_collate", "default_convert", "get_worker_info", "WorkerInfo"]
+           "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
+           "BatchSampler", "DataLoader", "default_collate", "default_convert", "get_worker_info",
+           "WorkerInfo"]
 
 
 class Dataset:
@@ -188,6 +189,32 @@ class SubsetRandomSampler(Sampler):
 
     def __len__(self):
         return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn with probabilities proportional to ``weights``
+    (``torch.multinomial`` of float64 weights)."""
+
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got "
+                             f"replacement={replacement}")
+        weights = torch.as_tensor(weights, dtype=torch.double)
+        if weights.dim() != 1:
+            raise ValueError(f"weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights.shape)}")
+        self.weights, self.num_samples = weights, num_samples
+        self.replacement, self.generator = replacement, generator
+
+    def __iter__(self):
+        yield from torch.multinomial(self.weights, self.num_samples, self.replacement,
+                                     generator=self.generator).tolist()
+
+    def __len__(self):
+        return self.num_samples
 
 
 class BatchSampler(Sampler):
