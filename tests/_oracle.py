@@ -57,6 +57,16 @@ def outcome(fn, T):
         return Raised(e)
 
 
+def raised(fn):
+    """The type name and message of what ``fn()`` raises (None if nothing): for an error
+    compared inside a scenario that goes on after it."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the outcome compared
+        return type(e).__name__, str(e)
+    return None
+
+
 def both(fn):
     """(doctensor's outcome, torch's outcome) of ``fn``, with warnings silenced."""
     with warnings.catch_warnings():

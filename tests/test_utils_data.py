@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 import torch
-from _oracle import both, same_outcome
+from _oracle import both, raised, same_outcome
 
 import doctensor
 
@@ -55,10 +55,10 @@ SCENARIOS = {
         list(D.DataLoader(D.TensorDataset(x, y), 2,
                           sampler=D.RandomSampler(x, replacement=True))), T.rand(1)],
     "sampler_arguments": lambda T, D, x, y: [
-        _raised(lambda: D.RandomSampler(x, replacement=1)),
-        _raised(lambda: D.RandomSampler(x, num_samples=0)),
-        _raised(lambda: D.BatchSampler(range(3), 0, False)),
-        _raised(lambda: D.BatchSampler(range(3), 2, None))],
+        raised(lambda: D.RandomSampler(x, replacement=1)),
+        raised(lambda: D.RandomSampler(x, num_samples=0)),
+        raised(lambda: D.BatchSampler(range(3), 0, False)),
+        raised(lambda: D.BatchSampler(range(3), 2, None))],
     "subset_random_sampler": lambda T, D, x, y: [
         list(D.SubsetRandomSampler([10, 20, 30, 40])),
         list(D.DataLoader(D.TensorDataset(x, y), 2, sampler=D.SubsetRandomSampler([0, 2, 4]))),
@@ -67,27 +67,18 @@ SCENARIOS = {
         list(D.WeightedRandomSampler([0.1, 0.9, 0.4, 0.0, 2.0], 12)),
         list(D.DataLoader(D.TensorDataset(x, y), 2,
                           sampler=D.WeightedRandomSampler(T.tensor([1.0, 3.0, 0, 0, 1]), 5))),
-        _raised(lambda: D.WeightedRandomSampler([1.0], 0)),
-        _raised(lambda: D.WeightedRandomSampler([1.0], 2, replacement=None)),
-        _raised(lambda: D.WeightedRandomSampler([[1.0]], 2)), T.rand(1)],
+        raised(lambda: D.WeightedRandomSampler([1.0], 0)),
+        raised(lambda: D.WeightedRandomSampler([1.0], 2, replacement=None)),
+        raised(lambda: D.WeightedRandomSampler([[1.0]], 2)), T.rand(1)],
     "subset_and_concat": lambda T, D, x, y: [
         (sub := D.Subset(D.TensorDataset(x, y), [4, 0, 2]))[1], len(sub),
         list(D.DataLoader(sub, 2)),
         (cat := D.TensorDataset(x, y) + D.TensorDataset(x * 10, y))[7], cat[-1], len(cat),
-        cat.cumulative_sizes, _raised(lambda: cat[-11]), list(D.DataLoader(cat, 4))],
+        cat.cumulative_sizes, raised(lambda: cat[-11]), list(D.DataLoader(cat, 4))],
     "concat_nothing": lambda T, D, x, y: D.ConcatDataset([]),
     "dataset": lambda T, D, x, y: [D.TensorDataset(x, y)[1], len(D.TensorDataset(x, y))],
     "size_mismatch": lambda T, D, x, y: D.TensorDataset(x, T.arange(4)),
 }
-
-
-def _raised(fn):
-    """The type and message of what ``fn()`` raises."""
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the error is the outcome compared
-        return type(e).__name__, str(e)
-    return None
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
@@ -228,12 +219,12 @@ def test_worker_error_reraised_like_torch(index, kind):
     def run(T):
         return list(T.utils.data.DataLoader(_Failing(), sampler=[0, index], num_workers=2))
     ours, theirs = both(run)
-    for raised in (ours, theirs):
-        assert raised.type == kind
-        head = raised.message.splitlines()[:2]
+    for error in (ours, theirs):
+        assert error.type == kind
+        head = error.message.splitlines()[:2]
         assert head == [f"Caught {kind} in DataLoader worker process 1.",
-                        "Original Traceback (most recent call last):"], raised.message
-        assert raised.message.rstrip().endswith(
+                        "Original Traceback (most recent call last):"], error.message
+        assert error.message.rstrip().endswith(
             "sample 3 is broken" if index == 3 else "KeyError: 'five'")
 
 

@@ -191,17 +191,24 @@ class SubsetRandomSampler(Sampler):
         return len(self.indices)
 
 
+def _check_count(name, value):
+    """torch's check of a sampler's size argument: a positive int (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{name} should be a positive integer value, but got {name}={value}")
+
+
+def _check_flag(name, value):
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} should be a boolean value, but got {name}={value}")
+
+
 class WeightedRandomSampler(Sampler):
     """``num_samples`` indices drawn with probabilities proportional to ``weights``
     (``torch.multinomial`` of float64 weights)."""
 
     def __init__(self, weights, num_samples, replacement=True, generator=None):
-        if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples <= 0:
-            raise ValueError(f"num_samples should be a positive integer value, but got "
-                             f"num_samples={num_samples}")
-        if not isinstance(replacement, bool):
-            raise ValueError(f"replacement should be a boolean value, but got "
-                             f"replacement={replacement}")
+        _check_count("num_samples", num_samples)
+        _check_flag("replacement", replacement)
         weights = torch.as_tensor(weights, dtype=torch.double)
         if weights.dim() != 1:
             raise ValueError(f"weights should be a 1d sequence but given weights have shape "
@@ -221,12 +228,8 @@ class BatchSampler(Sampler):
     """Lists of ``batch_size`` indices from ``sampler`` (the last one shorter, or dropped)."""
 
     def __init__(self, sampler, batch_size, drop_last):
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size <= 0:
-            raise ValueError(f"batch_size should be a positive integer value, but got "
-                             f"batch_size={batch_size}")
-        if not isinstance(drop_last, bool):
-            raise ValueError(f"drop_last should be a boolean value, but got "
-                             f"drop_last={drop_last}")
+        _check_count("batch_size", batch_size)
+        _check_flag("drop_last", drop_last)
         self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
 
     def __iter__(self):
