@@ -5,6 +5,21 @@ in ``torch._C._nn`` (``gelu``, ``mse_loss``, ``nll_loss`` ...) lives here, decla
 ``ops/nn_ops.py`` with its grad_fn name.
 """
 
+from .ops.activations import (
+    celu,
+    elu,
+    hardshrink,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    log_sigmoid,
+    mish,
+    prelu,
+    silu,
+    softplus,
+    softshrink,
+    threshold,
+)
 from .ops.convolution import adaptive_avg_pool2d, avg_pool2d, conv2d, max_pool2d
 from .ops.nn_ops import (
     binary_cross_entropy,
@@ -15,5 +30,7 @@ from .ops.nn_ops import (
     one_hot,
 )
 
-__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "binary_cross_entropy", "conv2d", "gelu",
-           "leaky_relu", "max_pool2d", "mse_loss", "nll_loss", "one_hot"]
+__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "binary_cross_entropy", "celu", "conv2d",
+           "elu", "gelu", "hardshrink", "hardsigmoid", "hardswish", "hardtanh", "leaky_relu",
+           "log_sigmoid", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_hot", "prelu",
+           "silu", "softplus", "softshrink", "threshold"]

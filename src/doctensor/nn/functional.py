@@ -68,12 +68,83 @@ def relu(input, inplace=False):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    out = _nn.leaky_relu(input, negative_slope)
-    return input.copy_(out) if inplace else out
+    return _nn.leaky_relu(input, negative_slope, in_place=inplace)
 
 
 def sigmoid(input):
     return input.sigmoid()
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _nn.elu(input, alpha, in_place=inplace)
+
+
+def selu(input, inplace=False):
+    """ELU with the self-normalising alpha and scale (torch's EluBackward nodes)."""
+    return _nn.elu(input, _SELU_ALPHA, _SELU_SCALE, in_place=inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    return _nn.celu(input, alpha, in_place=inplace)
+
+
+def silu(input, inplace=False):
+    return _nn.silu(input, in_place=inplace)
+
+
+def mish(input, inplace=False):
+    return _nn.mish(input, in_place=inplace)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return _nn.softplus(input, beta, threshold)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return _nn.hardtanh(input, min_val, max_val, in_place=inplace)
+
+
+def relu6(input, inplace=False):
+    return _nn.hardtanh(input, 0.0, 6.0, in_place=inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    return _nn.hardsigmoid(input, in_place=inplace)
+
+
+def hardswish(input, inplace=False):
+    return _nn.hardswish(input, in_place=inplace)
+
+
+def logsigmoid(input):
+    return _nn.log_sigmoid(input)
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def softshrink(input, lambd=0.5):
+    return _nn.softshrink(input, lambd)
+
+
+def hardshrink(input, lambd=0.5):
+    return _nn.hardshrink(input, lambd)
+
+
+def threshold(input, threshold, value, inplace=False):
+    return _nn.threshold(input, threshold, value, in_place=inplace)
+
+
+def prelu(input, weight):
+    return _nn.prelu(input, weight)
 
 
 def tanh(input):

@@ -49,7 +49,8 @@ class OpNode(Node):
 
     def __dir__(self):
         # torch lists what a node saved as _saved_<name> (introspection only, off the hot path)
-        names = set(self.op.saves) | set(object.__getattribute__(self, "attrs") or ())
+        names = (set(self.op.saves) | set(object.__getattribute__(self, "attrs") or ())) - \
+            self.op.unsaved
         return sorted(set(super().__dir__()) | {f"_saved_{n}" for n in names})
 
     def _read_saved(self, name):
@@ -140,6 +141,7 @@ class Op:
         self.check = None  # optional check(args) run before anything else (torch's refusals)
         self.contiguous_out = False  # True: the result is contiguous, whatever the inputs
         self.ufunc = None  # the NumPy ufunc forward is without attrs (pointwise.binary's fast path)
+        self.unsaved = frozenset()  # attrs torch's node does not keep: no _saved_<name>
         # per saved name: the inputs whose gradient reads it, and what to save (an input's
         # index, or None for the result)
         self.save_plan = tuple((saved, tuple(users), None if saved == "result" else
@@ -158,7 +160,8 @@ class Op:
                 self.exposed.add(name)
                 if not hasattr(OpNode, name):
                     setattr(self.node_cls, name, _value_property(name))
-                setattr(self.node_cls, f"_saved_{name}", _saved_attribute_property(name))
+                if name not in self.unsaved:
+                    setattr(self.node_cls, f"_saved_{name}", _saved_attribute_property(name))
 
     def def_backward(self, fn):
         """Decorator: attach the backward formula ``fn(ctx, grad) -> grads per input``."""

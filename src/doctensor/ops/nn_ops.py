@@ -16,7 +16,7 @@ import numpy as np
 from .._dtypes import int64
 from ._registry import declare, needs_grad, record, wrap_result
 from ._softmax_kernel import softmax_cpu, sum_left_to_right
-from .pointwise import QUIET, check_same_device, exp
+from .pointwise import QUIET, check_same_device, exp, inplace
 from .reduction import sum_dim
 
 __all__ = ["softmax", "gelu", "leaky_relu", "nll_loss", "mse_loss",
@@ -206,6 +206,25 @@ def leaky_relu_op(xp, a, negative_slope=0.01):
 def _(ctx, grad):
     x = ctx.self
     slope = _constant(np.where(x._data > 0, 1, ctx.negative_slope).astype(x._data.dtype), x)
+    return (grad * slope,)
+
+
+@declare("leaky_relu_", "LeakyReluBackward1", saves={"result": (0,)})
+def leaky_relu_inplace_op(xp, a, negative_slope=0.01):
+    return leaky_relu_op.forward(xp, a, negative_slope)
+
+
+@leaky_relu_inplace_op.def_backward
+def _(ctx, grad):
+    if ctx.negative_slope < 0:  # the result's sign no longer tells the input's
+        raise RuntimeError(
+            "In-place leakyReLu backward calculation is triggered with a negative slope which "
+            "is not supported. This is caused by calling in-place forward function with a "
+            "negative slope, please call out-of-place version instead. File an issue at "
+            "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+            "backward calculation with negative slope")
+    y = ctx.result
+    slope = _constant(np.where(y._data > 0, 1, ctx.negative_slope).astype(y._data.dtype), y)
     return (grad * slope,)
 
 
@@ -527,7 +546,9 @@ def gelu(t, approximate="none"):
     return _apply(gelu_op, (t,), {"approximate": approximate})
 
 
-def leaky_relu(t, negative_slope=0.01):
+def leaky_relu(t, negative_slope=0.01, in_place=False):
+    if in_place:
+        return inplace(leaky_relu_inplace_op, t, (), {"negative_slope": negative_slope})
     return _apply(leaky_relu_op, (t,), {"negative_slope": negative_slope})
 
 

@@ -1,0 +1,320 @@
+"""The elementwise activations of ``nn.functional`` that torch declares as ops of their own
+(ELU, SiLU, Softplus, Hardtanh ...), out of place and in place, with torch's grad_fn names.
+
+Note [activation arithmetic]: each forward takes torch's steps in the tensor's dtype
+(coefficients converted to it first, as ATen converts its ``Scalar`` arguments), and the
+transcendental step (exp, expm1, log1p, tanh) in float64, rounded once: within an ulp of
+torch's vectorised float32 kernels.  Backwards are written in doctensor ops, so a second
+derivative follows (under ``create_graph`` its nodes are ours, not torch's
+``EluBackwardBackward0`` & co.).
+"""
+
+import numpy as np
+
+from ._registry import declare
+from .nn_ops import _apply, _f
+from .pointwise import inplace, where_tensor
+
+__all__ = ["elu", "celu", "silu", "mish", "softplus", "hardtanh", "hardsigmoid", "hardswish",
+           "log_sigmoid", "softshrink", "hardshrink", "threshold", "prelu"]
+
+
+def _wide(xp, a, fn):
+    """``fn`` of the array ``a`` computed in float64, rounded to ``a``'s dtype."""
+    return fn(a.astype(np.float64)).astype(a.dtype)
+
+
+def _floating(t, kernel):
+    if not t.dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{t.dtype.scalar_name}\'')
+
+
+def _run(op, t, attrs, in_place, kernel=None, out_op=None):
+    """``op`` on ``t``; in place, ``out_op`` (torch's in-place node, when it differs)."""
+    if kernel is not None:
+        _floating(t, kernel)
+    if in_place:
+        return inplace(out_op or op, t, (), attrs)
+    return _apply(op, (t,), attrs)
+
+
+# -- ELU family: elu, selu (elu with fixed coefficients) and celu -------------------------------
+
+def _elu_forward(xp, a, alpha, scale, input_scale):
+    negative = _f(alpha, a.dtype) * _f(scale, a.dtype)
+    small = a * _f(input_scale, a.dtype)
+    return xp.where(a <= 0, _wide(xp, small, xp.expm1) * negative, a * _f(scale, a.dtype))
+
+
+def _elu_slope(x, alpha, scale, input_scale, from_result=False):
+    """d elu / dx, from the input or (in place) from the result (where x <= 0, the result is
+    negative * (exp(x * input_scale) - 1)).  At 0 the slope is a constant, so that the second
+    derivative is 0 there, as torch's is."""
+    negative = alpha * scale
+    at_zero = negative * input_scale
+    below = (x + negative) * input_scale if from_result else (x * input_scale).exp() * at_zero
+    return where_tensor(x <= 0, where_tensor(x < 0, below, at_zero), scale)
+
+
+@declare("elu", "EluBackward0", saves={"self": (0,)})
+def elu_op(xp, a, alpha=1.0, scale=1.0, input_scale=1.0):
+    return _elu_forward(xp, a, alpha, scale, input_scale)
+
+
+@elu_op.def_backward
+def _(ctx, grad):
+    return (grad * _elu_slope(ctx.self, ctx.alpha, ctx.scale, ctx.input_scale),)
+
+
+@declare("elu_", "EluBackward1", saves={"result": (0,)})
+def elu_inplace_op(xp, a, alpha=1.0, scale=1.0, input_scale=1.0):
+    return _elu_forward(xp, a, alpha, scale, input_scale)
+
+
+@elu_inplace_op.def_backward
+def _(ctx, grad):
+    return (grad * _elu_slope(ctx.result, ctx.alpha, ctx.scale, ctx.input_scale, True),)
+
+
+def elu(t, alpha=1.0, scale=1.0, input_scale=1.0, in_place=False):
+    attrs = {"alpha": alpha, "scale": scale, "input_scale": input_scale}
+    return _run(elu_op, t, attrs, in_place, "elu_cpu", elu_inplace_op)
+
+
+@declare("celu", "CeluBackward0", saves={"self": (0,)})
+def celu_op(xp, a, alpha=1.0):
+    return _elu_forward(xp, a, alpha, 1.0, 1.0 / alpha)
+
+
+@celu_op.def_backward
+def _(ctx, grad):
+    return (grad * _elu_slope(ctx.self, ctx.alpha, 1.0, 1.0 / ctx.alpha),)
+
+
+@declare("celu_", "CeluBackward1", saves={"result": (0,)})
+def celu_inplace_op(xp, a, alpha=1.0):
+    return _elu_forward(xp, a, alpha, 1.0, 1.0 / alpha)
+
+
+@celu_inplace_op.def_backward
+def _(ctx, grad):
+    return (grad * _elu_slope(ctx.result, ctx.alpha, 1.0, 1.0 / ctx.alpha, True),)
+
+
+def celu(t, alpha=1.0, in_place=False):
+    return _run(celu_op, t, {"alpha": alpha}, in_place, "elu_cpu", celu_inplace_op)
+
+
+# -- smooth gates: silu, mish, softplus, log_sigmoid --------------------------------------------
+
+@declare("silu", "SiluBackward0", saves={"self": (0,)})
+def silu_op(xp, a):
+    return _wide(xp, a, lambda x: x / (1 + np.exp(-x)))
+
+
+@silu_op.def_backward
+def _(ctx, grad):
+    x = ctx.self
+    s = x.sigmoid()
+    return (grad * s * (1 + x * (1 - s)),)
+
+
+def silu(t, in_place=False):
+    return _run(silu_op, t, None, in_place, "silu_cpu")
+
+
+@declare("mish", "MishBackward0", saves={"self": (0,)})
+def mish_op(xp, a):
+    return _wide(xp, a, lambda x: x * np.tanh(np.log1p(np.exp(x))))
+
+
+@mish_op.def_backward
+def _(ctx, grad):
+    x = ctx.self
+    t = softplus(x).tanh()
+    return (grad * (t + x * x.sigmoid() * (1 - t * t)),)
+
+
+def mish(t, in_place=False):
+    return _run(mish_op, t, None, in_place, "mish_cpu")
+
+
+@declare("softplus", "SoftplusBackward0", saves={"self": (0,)})
+def softplus_op(xp, a, beta=1.0, threshold=20.0):
+    b = _f(beta, a.dtype)
+    scaled = a * b
+    soft = _wide(xp, scaled, lambda x: np.log1p(np.exp(x))) / b
+    return xp.where(scaled > _f(threshold, a.dtype), a, soft)
+
+
+@softplus_op.def_backward
+def _(ctx, grad):
+    scaled = ctx.self * ctx.beta
+    z = scaled.exp()
+    return (where_tensor(scaled > ctx.threshold, grad, grad * z / (z + 1)),)
+
+
+def softplus(t, beta=1.0, threshold=20.0):
+    return _run(softplus_op, t, {"beta": beta, "threshold": threshold}, False, "softplus_cpu")
+
+
+@declare("log_sigmoid", "LogSigmoidBackward0", saves={"self": (0,)})
+def log_sigmoid_op(xp, a):
+    return _wide(xp, a, lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))))
+
+
+@log_sigmoid_op.def_backward
+def _(ctx, grad):
+    return (grad * (-ctx.self).sigmoid(),)
+
+
+def log_sigmoid(t):
+    return _run(log_sigmoid_op, t, None, False, "log_sigmoid_cpu")
+
+
+# -- piecewise linear: hardtanh (relu6), hardsigmoid, hardswish, shrinks, threshold ---------------
+
+@declare("hardtanh", "HardtanhBackward0", saves={"self": (0,)})
+def hardtanh_op(xp, a, min_val=-1.0, max_val=1.0):
+    return xp.minimum(xp.maximum(a, _f(min_val, a.dtype)), _f(max_val, a.dtype))
+
+
+@hardtanh_op.def_backward
+def _(ctx, grad):
+    x = ctx.self
+    return (where_tensor((x > ctx.min_val) & (x < ctx.max_val), grad, 0),)
+
+
+def hardtanh(t, min_val=-1.0, max_val=1.0, in_place=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _run(hardtanh_op, t, {"min_val": min_val, "max_val": max_val}, in_place)
+
+
+@declare("hardsigmoid", "HardsigmoidBackward0", saves={"self": (0,)})
+def hardsigmoid_op(xp, a):
+    three, six = _f(3, a.dtype), _f(6, a.dtype)
+    return xp.minimum(xp.maximum(a + three, _f(0, a.dtype)), six) / six
+
+
+@hardsigmoid_op.def_backward
+def _(ctx, grad):
+    x = ctx.self
+    return (where_tensor((x > -3) & (x < 3), grad / 6, 0),)
+
+
+def hardsigmoid(t, in_place=False):
+    return _run(hardsigmoid_op, t, None, in_place, "hardsigmoid_cpu")
+
+
+@declare("hardswish", "HardswishBackward0", saves={"self": (0,)})
+def hardswish_op(xp, a):
+    three, six = _f(3, a.dtype), _f(6, a.dtype)
+    return a * xp.minimum(xp.maximum(a + three, _f(0, a.dtype)), six) / six
+
+
+@hardswish_op.def_backward
+def _(ctx, grad):
+    x = ctx.self
+    middle = where_tensor(x < 3, grad * (x / 3 + 0.5), grad)
+    return (where_tensor(x <= -3, 0, middle),)
+
+
+def hardswish(t, in_place=False):
+    return _run(hardswish_op, t, None, in_place, "hardswish_cpu")
+
+
+def _check_lambda(t, lambd):
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be in range [0, 3.40282e+38] for input dtype "
+                           f"{t.dtype.scalar_name}, but found {lambd:g}")
+
+
+@declare("softshrink", "SoftshrinkBackward0", saves={"self": (0,)})
+def softshrink_op(xp, a, lambd=0.5):
+    lam = _f(lambd, a.dtype)
+    return xp.where(a > lam, a - lam, xp.where(a < -lam, a + lam, a * _f(0, a.dtype)))
+
+
+@declare("hardshrink", "HardshrinkBackward0", saves={"self": (0,)})
+def hardshrink_op(xp, a, lambd=0.5):
+    lam = _f(lambd, a.dtype)
+    return xp.where((a >= -lam) & (a <= lam), _f(0, a.dtype), a)
+
+
+@softshrink_op.def_backward
+@hardshrink_op.def_backward
+def _(ctx, grad):
+    x = ctx.self
+    return (where_tensor((x > ctx.lambd) | (x < -ctx.lambd), grad, 0),)  # NaN: 0, as torch
+
+
+def softshrink(t, lambd=0.5):
+    _floating(t, "softshrink_check")
+    _check_lambda(t, lambd)
+    return _run(softshrink_op, t, {"lambd": lambd}, False)
+
+
+def hardshrink(t, lambd=0.5):
+    return _run(hardshrink_op, t, {"lambd": lambd}, False, "hardshrink_cpu")
+
+
+def _threshold_forward(xp, a, threshold, value):
+    return xp.where(a <= _f(threshold, a.dtype), _f(value, a.dtype), a)
+
+
+def _threshold_backward(ctx, grad):
+    return (where_tensor(ctx.self <= ctx.threshold, 0, grad),)
+
+
+threshold_op = declare("threshold", "ThresholdBackward0",
+                       saves={"self": (0,)})(_threshold_forward)
+threshold_inplace_op = declare("threshold_", "ThresholdBackward1",
+                               saves={"self": (0,)})(_threshold_forward)
+threshold_op.def_backward(_threshold_backward)
+threshold_inplace_op.def_backward(_threshold_backward)
+threshold_op.unsaved = threshold_inplace_op.unsaved = frozenset({"value"})  # as torch's nodes
+
+
+def threshold(t, threshold, value, in_place=False):
+    attrs = {"threshold": threshold, "value": value}
+    return _run(threshold_op, t, attrs, in_place, out_op=threshold_inplace_op)
+
+
+# -- prelu: a learned slope per channel ---------------------------------------------------------
+
+@declare("_prelu_kernel", "PreluKernelBackward0", ("self", "weight"),
+         saves={"self": (0, 1), "weight": (0,)})
+def prelu_op(xp, a, w):
+    return xp.where(a > 0, a, w * a)
+
+
+@prelu_op.def_backward
+def _(ctx, grad):
+    x, n = ctx.self, ctx.needs_input_grad
+    positive = x > 0
+    return (where_tensor(positive, grad, ctx.weight * grad) if n[0] else None,
+            where_tensor(positive, 0, x * grad) if n[1] else None)
+
+
+def prelu(t, weight):
+    """torch.prelu: ``weight`` (one number, or one per channel: dim 1) as a slope where
+    ``t`` is not positive; the weight's gradient is summed back to its shape."""
+    _floating(t, "prelu_cpu")
+    if t.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {t.dtype.scalar_name} "
+                           f"and {weight.dtype.scalar_name}")
+    if weight.numel() != 1:
+        if not t.dim():
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = t.shape[1] if t.dim() > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {weight.numel()} and channel size = "
+                               f"{channels}.")
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.dim()}")
+    if t.dim() != weight.dim():  # one slope per channel, broadcast over the other dims
+        weight = weight.reshape([weight.numel() if i == 1 else 1 for i in range(t.dim())])
+    return _apply(prelu_op, (t, weight))
