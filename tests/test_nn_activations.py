@@ -32,6 +32,8 @@ ACTIVATIONS = {
     "softshrink": lambda F, a: F.softshrink(a, 0.5),
     "hardshrink": lambda F, a: F.hardshrink(a, 0.5),
     "threshold": lambda F, a: F.threshold(a, 0.5, -7.0),
+    "gelu": lambda F, a: F.gelu(a),
+    "gelu_tanh": lambda F, a: F.gelu(a, approximate="tanh"),
 }
 IN_PLACE = ["elu", "selu", "celu", "silu", "mish", "hardtanh", "relu6", "hardsigmoid",
             "hardswish", "threshold", "leaky_relu"]
@@ -58,7 +60,9 @@ def test_activation_like_torch(name, dtype):
     same_outcome(fn, **TOL)
 
 
-@pytest.mark.parametrize("name", sorted(ACTIVATIONS))
+# GELU is left out: torch's float32 erf is a vectorised approximation (gelu(-3.) is
+# -0.004050225 there, -0.004049694 exactly, which doctensor gives) and gelu(inf) is nan.
+@pytest.mark.parametrize("name", sorted(set(ACTIVATIONS) - {"gelu", "gelu_tanh"}))
 def test_activation_special_values_like_torch(name):
     def fn(T):
         x = T.tensor(SPECIAL, requires_grad=True)
@@ -92,7 +96,8 @@ def test_activation_in_place_like_torch(name):
 
 
 @pytest.mark.parametrize("name", ["elu", "selu", "celu", "silu", "mish", "softplus",
-                                  "logsigmoid", "hardswish", "softsign", "tanhshrink"])
+                                  "logsigmoid", "hardswish", "softsign", "tanhshrink", "gelu",
+                                  "gelu_tanh"])
 def test_activation_second_derivative_like_torch(name):
     def fn(T):
         x = _x(T, "float64")
@@ -100,6 +105,18 @@ def test_activation_second_derivative_like_torch(name):
         (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
         (gg,) = T.autograd.grad((g * _weights(T, g)).sum(), x)
         return g.detach(), gg
+    same_outcome(fn, rtol=1e-12, atol=1e-12, reprs=False)
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_third_derivative_and_node_like_torch(approximate):
+    def fn(T):
+        x = _x(T, "float64")
+        y = T.nn.functional.gelu(x, approximate=approximate)
+        (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+        (gg,) = T.autograd.grad((g * _weights(T, g)).sum(), x, create_graph=True)
+        (ggg,) = T.autograd.grad(gg.sum(), x)
+        return type(g.grad_fn).__name__, g.detach(), gg.detach(), ggg
     same_outcome(fn, rtol=1e-12, atol=1e-12, reprs=False)
 
 

@@ -191,10 +191,36 @@ def gelu_op(xp, a, approximate="none"):
 
 @gelu_op.def_backward
 def _(ctx, grad):
-    # The derivative is computed on arrays: GELU's double backward is not supported.
-    x = ctx.self
-    cdf, xpdf = _gelu_parts(np.asarray(x._backend.to_host(x._data)), ctx.approximate)
-    return (grad * _constant((cdf + xpdf).astype(x._data.dtype), x),)
+    return (gelu_backward(grad, ctx.self, ctx.approximate),)
+
+
+@declare("gelu_backward", "GeluBackwardBackward0", ("grad_output", "self"),
+         saves={"grad_output": (1,), "self": (0, 1)})
+def gelu_backward_op(xp, g, a, approximate="none"):
+    cdf, xpdf = _gelu_parts(np.asarray(a), approximate)
+    return g * xp.asarray((cdf + xpdf).astype(a.dtype))
+
+
+@gelu_backward_op.def_backward
+def _(ctx, grad):
+    x, n = ctx.self, ctx.needs_input_grad
+    return (gelu_backward(grad, x, ctx.approximate) if n[0] else None,
+            grad * ctx.grad_output * _gelu_curvature(x, ctx.approximate) if n[1] else None)
+
+
+def _gelu_curvature(x, approximate):
+    """GELU's second derivative, in doctensor ops (so it can be differentiated again)."""
+    if approximate == "tanh":
+        k, c = math.sqrt(2 / math.pi), 0.044715
+        t = ((x + c * x ** 3) * k).tanh()
+        du = (1 + 3 * c * x * x) * k  # d/dx of tanh's argument
+        return (1 - t * t) * (du - x * t * du * du + 3 * c * k * x * x)
+    return (x * x * -0.5).exp() * (2 - x * x) / math.sqrt(2 * math.pi)
+
+
+def gelu_backward(grad, x, approximate="none"):
+    """``grad`` times GELU's slope at ``x`` (torch's gelu_backward, GeluBackwardBackward0)."""
+    return _apply(gelu_backward_op, (grad, x), {"approximate": approximate})
 
 
 @declare("leaky_relu", "LeakyReluBackward0", saves={"self": (0,)})
