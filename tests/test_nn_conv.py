@@ -38,6 +38,35 @@ def test_conv2d_values_gradients_and_names(name):
     same_outcome(lambda T: _conv_case(T, CONV[name]), rtol=2e-5, atol=2e-5, reprs=False)
 
 
+GROUPED = {  # (layer options, input shape, (in, out) channels)
+    "two_groups": ({"groups": 2, "padding": 1}, (2, 4, 7, 6), (4, 6)),
+    "depthwise": ({"groups": 4, "stride": 2}, (1, 4, 8, 8), (4, 4)),
+    "depthwise_multiplier": ({"groups": 3, "dilation": 2, "bias": False}, (2, 3, 9, 9), (3, 6)),
+    "unbatched": ({"groups": 2}, (4, 6, 5), (4, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GROUPED))
+def test_grouped_conv2d_like_torch(name):
+    kw, shape, channels = GROUPED[name]
+
+    def fn(T):
+        return _conv_case(T, kw, shape, channels) + (repr(T.nn.Conv2d(*channels, 3, **kw)),)
+    same_outcome(fn, rtol=2e-5, atol=2e-5, reprs=False)
+
+
+@pytest.mark.parametrize("which", ["weight", "bias", "input"])
+def test_conv2d_gradient_of_one_argument_like_torch(which):
+    def fn(T):
+        T.manual_seed(0)
+        x, w, b = T.randn(2, 4, 6, 6), T.randn(6, 2, 3, 3), T.randn(6)
+        {"weight": w, "bias": b, "input": x}[which].requires_grad_()
+        y = T.nn.functional.conv2d(x, w, b, padding=1, groups=2)
+        (y * y).sum().backward()
+        return [t.grad for t in (x, w, b)]
+    same_outcome(fn, rtol=2e-5, atol=2e-5, reprs=False)
+
+
 def test_one_channel_layouts():
     """Size-1 channel dims get torch's strides (NumPy leaves odd ones on size-1 dims)."""
     same_outcome(lambda T: _conv_case(T, {"padding": 1}, shape=(2, 1, 5, 4), channels=(1, 1)),
@@ -124,6 +153,17 @@ ERRORS = {
         T.ones(1, 1, 8, 7), 1, 2, (0, 2), (1, 2)),
     "pool_padding_of_kernel": lambda T: T.nn.functional.max_pool2d(
         T.ones(1, 1, 3, 8), 3, 3, (0, 2), (1, 2)),
+    "groups_weight": lambda T: T.nn.functional.conv2d(T.ones(1, 4, 5, 5), T.ones(3, 2, 3, 3),
+                                                      groups=2),
+    "groups_channels": lambda T: T.nn.functional.conv2d(T.ones(1, 3, 5, 5), T.ones(4, 2, 3, 3),
+                                                        groups=2),
+    "groups_zero": lambda T: T.nn.functional.conv2d(T.ones(1, 4, 5, 5), T.ones(4, 2, 3, 3),
+                                                    groups=0),
+    "bias_size": lambda T: T.nn.functional.conv2d(T.ones(1, 4, 5, 5), T.ones(4, 2, 3, 3),
+                                                  T.ones(3), groups=2),
+    "module_in_channels": lambda T: T.nn.Conv2d(3, 4, 3, groups=2),
+    "module_out_channels": lambda T: T.nn.Conv2d(4, 3, 3, groups=2),
+    "module_groups": lambda T: T.nn.Conv2d(4, 4, 3, groups=0),
     "conv_2d_input": lambda T: T.nn.functional.conv2d(T.ones(4, 4), T.ones(1, 1, 2, 2)),
     "avg_pool_padding": lambda T: T.nn.functional.avg_pool2d(T.ones(1, 3, 5, 5), 2, padding=2),
     "avg_pool_output_too_small": lambda T: T.nn.functional.avg_pool2d(T.ones(2, 3, 2), (2, 3)),

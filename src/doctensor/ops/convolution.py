@@ -14,6 +14,7 @@ torch's nodes (``ConvolutionBackwardBackward0`` ...), and going back through tho
 
 import numpy as np
 
+from .._strides import contiguous_strides
 from ..autograd.grad_mode import GradMode
 from ._registry import declare, record, recorded, wrap_result
 from .pointwise import check_same_device
@@ -105,12 +106,21 @@ def _as_batch(shape, g):
 # -- conv2d ---------------------------------------------------------------------------------
 
 
+def _by_group(groups, channels, fn):
+    """``fn(c, o)`` for each group's slices of input channels ``c`` and of output channels
+    ``o`` (``channels``: the input's and the output's), joined along the last axis."""
+    cg, og = channels[0] // groups, channels[1] // groups
+    parts = [fn(slice(g * cg, (g + 1) * cg), slice(g * og, (g + 1) * og)) for g in range(groups)]
+    return parts[0] if groups == 1 else np.concatenate(parts, axis=-1)
+
+
 @declare("convolution", "ConvolutionBackward0", ("input", "weight", "bias"),
          saves={"input": (1,), "weight": (0,)})
-def _conv(xp, x, w, b, stride, padding, dilation):
+def _conv(xp, x, w, b, stride, padding, dilation, groups=1):
     k, out = w.shape[2:], _conv_out(x.shape, w.shape, stride, padding, dilation)
     cols = _windows(_pad(x, padding), k, stride, dilation, out)
-    y = np.tensordot(cols, w, axes=([1, 2, 3], [1, 2, 3]))  # (N, oH, oW, O)
+    y = _by_group(groups, (x.shape[1], w.shape[0]), lambda c, o: np.tensordot(
+        cols[:, c], w[o], axes=([1, 2, 3], [1, 2, 3])))  # (N, oH, oW, O)
     if b is not None:
         y += b
     return y.transpose(0, 3, 1, 2).copy(order="C")  # a copy: torch's strides for a size-1 dim
@@ -126,19 +136,32 @@ def _(ctx, grad):
     n = ctx.needs_input_grad
     g = grad._data
     stride, padding, dilation = ctx.stride, ctx.padding, ctx.dilation
-    out = g.shape[2:]
+    groups, out = ctx.groups, g.shape[2:]
     gx = gw = gb = None
     if n[0]:
-        dcols = np.tensordot(g, ctx.weight._data, axes=([1], [0])).transpose(0, 3, 4, 5, 1, 2)
+        w, channels = ctx.weight._data, (ctx.input_meta[0][0][1], g.shape[1])
+        dcols = _by_group(groups, channels, lambda c, o: np.moveaxis(  # (N, oH, oW, kH, kW, Cg)
+            np.tensordot(g[:, o], w[o], axes=([1], [0])), 3, -1))
+        dcols = np.moveaxis(dcols, -1, 3).transpose(0, 3, 4, 5, 1, 2)
         gx = _window_gradient(ctx.input_meta[0][0], dcols, stride, dilation, padding)
     if n[1]:
         k = ctx.input_meta[1][0][2:]
-        cols = _windows(_pad(ctx.input._data, padding), k, stride, dilation, out)
-        gw = np.tensordot(g, cols, axes=([0, 2, 3], [0, 4, 5]))
+        x = ctx.input._data
+        cols = _windows(_pad(x, padding), k, stride, dilation, out)
+        gw = _by_group(groups, (x.shape[1], g.shape[1]), lambda c, o: np.moveaxis(np.tensordot(
+            g[:, o], cols[:, c], axes=([0, 2, 3], [0, 4, 5])), 0, -1))  # (Cg, kH, kW, O)
+        gw = np.moveaxis(gw, -1, 0)
     if n[2]:
         gb = g.sum(axis=(0, 2, 3))
-    return tuple(None if a is None else _gradient(np.ascontiguousarray(a), grad, _CONV_GRAD)
+    return tuple(None if a is None else _gradient(_contiguous(a), grad, _CONV_GRAD)
                  for a in (gx, gw, gb))
+
+
+def _contiguous(a):
+    """``a`` with torch's contiguous strides (NumPy leaves a size-1 dim's stride as it was)."""
+    if a.strides != tuple(s * a.itemsize for s in contiguous_strides(a.shape)):
+        a = a.copy(order="C")
+    return a
 
 
 def _refusing(name, op_name):
@@ -169,22 +192,32 @@ def _gradient(array, grad, node):
 
 
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """``F.conv2d`` for (N, C, H, W) or unbatched (C, H, W) inputs, ``groups=1``."""
-    if groups != 1:
-        raise NotImplementedError("doctensor's conv2d supports groups=1 only")
+    """``F.conv2d`` for (N, C, H, W) or unbatched (C, H, W) inputs; with ``groups``, each
+    group of input channels meets its own share of the weight's output channels."""
     _check_cpu(x)
     if x.dim() == 3:
-        return conv2d(x.unsqueeze(0), weight, bias, stride, padding, dilation).squeeze(0)
+        return conv2d(x.unsqueeze(0), weight, bias, stride, padding, dilation,
+                      groups).squeeze(0)
     if x.dim() != 4:
         raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
                            f"input of size: {list(x.shape)}")
     check_same_device([t for t in (x, weight, bias) if t is not None])
     stride, padding, dilation = pair(stride), pair(padding), pair(dilation)
-    if x.shape[1] != weight.shape[1]:
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if weight.shape[0] % groups:
         raise RuntimeError(
-            f"Given groups=1, weight of size {list(weight.shape)}, expected input"
-            f"{list(x.shape)} to have {weight.shape[1]} channels, but got {x.shape[1]} "
-            f"channels instead")
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension "
+            f"0, but got weight of size [{list(weight.shape)}] instead")
+    if x.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
+            f"{list(x.shape)} to have {weight.shape[1] * groups} channels, but got "
+            f"{x.shape[1]} channels instead")
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != weight.shape[0]):
+        raise RuntimeError(
+            f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional "
+            f"with {weight.shape[0]} elements, but got bias of size {list(bias.shape)} instead")
     padded = [x.shape[2 + i] + 2 * padding[i] for i in range(2)]
     span = [_span(1, weight.shape[2 + i], 1, dilation[i]) for i in range(2)]
     if padded[0] < span[0] or padded[1] < span[1]:
@@ -192,7 +225,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). Kernel "
             f"size: ({span[0]} x {span[1]}). Kernel size can't be greater than actual input "
             "size")
-    attrs = {"stride": stride, "padding": padding, "dilation": dilation}
+    attrs = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
     out = _conv.forward(np, x._data, weight._data, None if bias is None else bias._data,
                         **attrs)
     return recorded(_conv, (x, weight, bias), out, attrs)

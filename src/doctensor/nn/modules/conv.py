@@ -12,27 +12,34 @@ def _pair(v):
 
 
 class Conv2d(Module):
-    """A 2-d convolution (``groups=1``, zero padding).  The weight, ``(out, in, kH, kW)``, and
-    the bias are drawn as ``Linear``'s are, with fan_in = in * kH * kW: a seeded doctensor
-    ``Conv2d`` equals torch's bit for bit."""
+    """A 2-d convolution with zero padding.  The weight, ``(out, in / groups, kH, kW)``, and
+    the bias are drawn as ``Linear``'s are, with fan_in = in / groups * kH * kW: a seeded
+    doctensor ``Conv2d`` equals torch's bit for bit."""
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
         super().__init__()
-        if groups != 1 or padding_mode != "zeros":
-            raise NotImplementedError("doctensor's Conv2d supports groups=1 and zero padding")
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups:
+            raise ValueError("out_channels must be divisible by groups")
+        if padding_mode != "zeros":
+            raise NotImplementedError("doctensor's Conv2d pads with zeros only")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
         self.padding, self.dilation = _pair(padding), _pair(dilation)
         self.groups, self.padding_mode = groups, padding_mode
-        weight_and_bias(self, (out_channels, in_channels, *self.kernel_size), bias, device,
-                        dtype)
+        weight_and_bias(self, (out_channels, in_channels // groups, *self.kernel_size), bias,
+                        device, dtype)
 
     def reset_parameters(self):
         draw_weight_and_bias(self)
 
     def forward(self, input):
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation)
+        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                        self.groups)
 
     def extra_repr(self):
         s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
@@ -41,6 +48,8 @@ class Conv2d(Module):
             s += f", padding={self.padding}"
         if self.dilation != (1, 1):
             s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
         return s
