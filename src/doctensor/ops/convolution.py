@@ -8,15 +8,16 @@ the gradient of each window position back into a zero input, one kernel offset a
 
 Convolution and average values agree with torch to float32 rounding (its kernels sum in
 another order), max pooling exactly; grad_fn names, shapes, strides and errors are torch's.
-The backwards are not differentiated again: under create_graph their gradients come from
-torch's nodes (``ConvolutionBackwardBackward0`` ...), and going back through those raises.
+Under create_graph the gradients come from torch's nodes (``ConvolutionBackwardBackward0``,
+``MaxPool2DWithIndicesBackwardBackward0`` ...), whose backwards are written with these ops:
+the gradients are linear in the output gradient, so differentiating them again convolves or
+pools once more.
 """
 
 import numpy as np
 
 from .._strides import contiguous_strides
-from ..autograd.grad_mode import GradMode
-from ._registry import declare, record, recorded, wrap_result
+from ._registry import declare, needs_grad, record, recorded, wrap_result, zeros_like
 from .pointwise import check_same_device
 
 __all__ = ["conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pair"]
@@ -133,28 +134,10 @@ def _conv_out(xshape, wshape, stride, padding, dilation):
 
 @_conv.def_backward
 def _(ctx, grad):
+    shapes = (ctx.input_meta[0] or (None,))[0], (ctx.input_meta[1] or (None,))[0]
     n = ctx.needs_input_grad
-    g = grad._data
-    stride, padding, dilation = ctx.stride, ctx.padding, ctx.dilation
-    groups, out = ctx.groups, g.shape[2:]
-    gx = gw = gb = None
-    if n[0]:
-        w, channels = ctx.weight._data, (ctx.input_meta[0][0][1], g.shape[1])
-        dcols = _by_group(groups, channels, lambda c, o: np.moveaxis(  # (N, oH, oW, kH, kW, Cg)
-            np.tensordot(g[:, o], w[o], axes=([1], [0])), 3, -1))
-        dcols = np.moveaxis(dcols, -1, 3).transpose(0, 3, 4, 5, 1, 2)
-        gx = _window_gradient(ctx.input_meta[0][0], dcols, stride, dilation, padding)
-    if n[1]:
-        k = ctx.input_meta[1][0][2:]
-        x = ctx.input._data
-        cols = _windows(_pad(x, padding), k, stride, dilation, out)
-        gw = _by_group(groups, (x.shape[1], g.shape[1]), lambda c, o: np.moveaxis(np.tensordot(
-            g[:, o], cols[:, c], axes=([0, 2, 3], [0, 4, 5])), 0, -1))  # (Cg, kH, kW, O)
-        gw = np.moveaxis(gw, -1, 0)
-    if n[2]:
-        gb = g.sum(axis=(0, 2, 3))
-    return tuple(None if a is None else _gradient(_contiguous(a), grad, _CONV_GRAD)
-                 for a in (gx, gw, gb))
+    x, w = (ctx.input if n[1] else None), (ctx.weight if n[0] else None)
+    return convolution_backward(grad, x, w, n, _conv_attrs(ctx), shapes)
 
 
 def _contiguous(a):
@@ -164,30 +147,92 @@ def _contiguous(a):
     return a
 
 
-def _refusing(name, op_name):
-    """torch's node ``name`` over the gradients of ``op_name``, whose backward doctensor does
-    not differentiate again: backward through it raises."""
-    node = declare(name, name, ("grad_output",))(lambda xp, g: g)
-
-    def refuse(ctx, grad):
-        raise NotImplementedError(f"doctensor: the double backward of {op_name} is not "
-                                  "implemented")
-    node.def_backward(refuse)
-    return node
+def _conv_attrs(ctx):
+    return {"stride": ctx.stride, "padding": ctx.padding, "dilation": ctx.dilation,
+            "groups": ctx.groups}
 
 
-_CONV_GRAD = _refusing("ConvolutionBackwardBackward0", "conv2d")
-_MAX_POOL_GRAD = _refusing("MaxPool2DWithIndicesBackwardBackward0", "max_pool2d")
-_AVG_POOL_GRAD = _refusing("AvgPool2DBackwardBackward0", "avg_pool2d")
-_ADAPTIVE_GRAD = _refusing("AdaptiveAvgPool2DBackwardBackward0", "adaptive_avg_pool2d")
+def _conv_gradients(xp, g, x, w, output_mask, shapes, stride, padding, dilation, groups):
+    """The arrays of conv2d's gradients (None where ``output_mask`` says no) for the output
+    gradient ``g``: the input's needs the weight ``w``, the weight's the input ``x``;
+    ``shapes`` are the input's and the weight's."""
+    out, mask = g.shape[2:], output_mask
+    gx = gw = gb = None
+    if mask[0]:
+        channels = (shapes[0][1], g.shape[1])
+        dcols = _by_group(groups, channels, lambda c, o: np.moveaxis(  # (N, oH, oW, kH, kW, Cg)
+            np.tensordot(g[:, o], w[o], axes=([1], [0])), 3, -1))
+        dcols = np.moveaxis(dcols, -1, 3).transpose(0, 3, 4, 5, 1, 2)
+        gx = _window_gradient(shapes[0], dcols, stride, dilation, padding)
+    if mask[1]:
+        cols = _windows(_pad(x, padding), shapes[1][2:], stride, dilation, out)
+        gw = _by_group(groups, (x.shape[1], g.shape[1]), lambda c, o: np.moveaxis(np.tensordot(
+            g[:, o], cols[:, c], axes=([0, 2, 3], [0, 4, 5])), 0, -1))  # (Cg, kH, kW, O)
+        gw = np.moveaxis(gw, -1, 0)
+    if mask[2]:
+        gb = g.sum(axis=(0, 2, 3))
+    return gx, gw, gb
 
 
-def _gradient(array, grad, node):
-    """The gradient ``array`` computed from ``grad``: under create_graph, the output of the
-    refusing ``node`` (torch records its node then, whatever requires grad)."""
-    result = wrap_result(array, grad)
-    if GradMode.enabled:
-        record(node, (grad,), (result,))
+_conv_backward = declare("convolution_backward", "ConvolutionBackwardBackward0",
+                         ("grad_output", "input", "weight"), num_outputs=3,
+                         saves={"grad_output": (1, 2), "input": (0,), "weight": (0,)}
+                         )(_conv_gradients)
+_conv_backward.unsaved = frozenset({"output_mask", "shapes"})
+
+
+def convolution_backward(grad, x, w, mask, attrs, shapes):
+    """conv2d's gradients for the output gradient ``grad`` (tensors, None where ``mask``
+    says no), as torch's convolution_backward: under create_graph one
+    ConvolutionBackwardBackward0 node makes all three, and differentiates again."""
+    attrs = {**attrs, "output_mask": tuple(mask), "shapes": shapes}
+    arrays = _conv_backward.forward(np, grad._data, None if x is None else x._data,
+                                    None if w is None else w._data, **attrs)
+    outs = tuple(None if a is None else wrap_result(_contiguous(a), grad) for a in arrays)
+    if needs_grad((grad, x, w)):
+        record(_conv_backward, (grad, x, w), outs, attrs)
+    return outs
+
+
+@_conv_backward.def_backward
+def _(ctx, grads):
+    ggx, ggw, ggb = grads
+    n, attrs, shapes = ctx.needs_input_grad, _conv_attrs(ctx), ctx.shapes
+    g, x, w = ctx.grad_output, ctx.input, ctx.weight
+    dg = dx = dw = None
+    if n[0]:  # the gradients are linear in the output gradient
+        for term in (conv2d(ggx, w, None, **attrs) if ggx is not None else None,
+                     conv2d(x, ggw, None, **attrs) if ggw is not None else None,
+                     ggb.reshape(1, -1, 1, 1).expand(g.shape) if ggb is not None else None):
+            if term is not None:
+                dg = term if dg is None else dg + term
+    if n[1] and ggw is not None:  # the weight's gradient is linear in the input
+        dx = convolution_backward(g, None, ggw, (True, False, False), attrs, shapes)[0]
+    if n[2] and ggx is not None:  # the input's gradient is linear in the weight
+        dw = convolution_backward(g, ggx, None, (False, True, False), attrs, shapes)[1]
+    return dg, dx, dw
+
+
+def _pool_gradient_op(name, pool_again):
+    """The node torch records under create_graph for a pool's backward (inputs: the output
+    gradient and the pool's input): the gradient is linear in the output gradient, so its
+    own backward is ``pool_again(ctx, gg)`` (the pool, or its selection, applied to gg), and
+    the pool's input gets zeros, as in torch."""
+    op = declare(name, name + "Backward0", ("grad_output", "self"), saves={"self": (1,)})(None)
+
+    def backward(ctx, gg):
+        n = ctx.needs_input_grad
+        return (pool_again(ctx, gg) if n[0] else None, zeros_like(ctx.self) if n[1] else None)
+    op.def_backward(backward)
+    return op
+
+
+def _pool_gradient(op, array, grad, x, attrs):
+    """The pool's input gradient ``array``, made from ``grad``, with ``op``'s node under
+    create_graph."""
+    result = wrap_result(_contiguous(array), grad)
+    if needs_grad((grad, x)):
+        record(op, (grad, x), (result,), attrs)
     return result
 
 
@@ -258,7 +303,7 @@ def _check_pool_padding(kernel, padding, dilation):
 # -- max_pool2d -----------------------------------------------------------------------------
 
 
-@declare("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0")
+@declare("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", saves={"self": (0,)})
 def _max_pool(xp, x, kernel, stride, padding, dilation, ceil_mode):
     out = tuple(_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i],
                           ceil_mode) for i in range(2))
@@ -283,7 +328,25 @@ def _(ctx, grad):
     np.put_along_axis(dcols, where[..., None], g[..., None], -1)
     dcols = dcols.reshape(g.shape + tuple(kernel)).transpose(0, 1, 4, 5, 2, 3)
     dx = _window_gradient(x_shape, dcols, stride, dilation, padding)
-    return (_gradient(np.ascontiguousarray(dx[0] if unbatched else dx), grad, _MAX_POOL_GRAD),)
+    return (_pool_gradient(_MAX_POOL_GRAD, dx[0] if unbatched else dx, grad, ctx.self,
+                           ctx.attrs),)
+
+
+def _max_positions(ctx, shape):
+    """The flat index in its (H, W) plane of each output's maximum (torch's indices)."""
+    where, kw = ctx.attrs["where"], ctx.kernel[1]
+    oh, ow = where.shape[-2:]
+    (sh, sw), (ph, pw), (dh, dw) = ctx.stride, ctx.padding, ctx.dilation
+    rows = np.arange(oh)[:, None] * sh - ph + where // kw * dh
+    cols = np.arange(ow)[None, :] * sw - pw + where % kw * dw
+    index = rows * shape[-1] + cols
+    return index[0] if len(shape) == 3 else index
+
+
+def _select_maxima(ctx, gg):
+    """gg at each window's maximum: torch's max_pool_double_backward, a gather."""
+    index = wrap_result(_max_positions(ctx, ctx.self.shape), gg)
+    return gg.flatten(-2).gather(-1, index.flatten(-2)).view_as(index)
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
@@ -310,7 +373,7 @@ def _avg_divisors(size, kernel, stride, padding, out, count_include_pad):
     return pool if count_include_pad else inside
 
 
-@declare("avg_pool2d", "AvgPool2DBackward0")
+@declare("avg_pool2d", "AvgPool2DBackward0", saves={"self": (0,)})
 def _avg_pool(xp, x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
     out = tuple(_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], 1, ceil_mode)
                 for i in range(2))
@@ -348,7 +411,7 @@ def _(ctx, grad):
                              a["divisor_override"])).astype(g.dtype)
     dcols = np.broadcast_to(share[:, :, None, None], g.shape[:2] + tuple(kernel) + out)
     dx = _window_gradient(shape, dcols, stride, (1, 1), padding)
-    return (_gradient(np.ascontiguousarray(dx[0] if unbatched else dx), grad, _AVG_POOL_GRAD),)
+    return (_pool_gradient(_AVG_POOL_GRAD, dx[0] if unbatched else dx, grad, ctx.self, a),)
 
 
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
@@ -370,7 +433,7 @@ def _adaptive_bounds(size, out):
     return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
 
 
-@declare("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0")
+@declare("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", saves={"self": (0,)})
 def _adaptive_avg(xp, x, output_size):
     rows, cols = (_adaptive_bounds(x.shape[2 + i], output_size[i]) for i in range(2))
     out = np.empty(x.shape[:2] + tuple(output_size), x.dtype)
@@ -388,7 +451,17 @@ def _(ctx, grad):
     for i, (h0, h1) in enumerate(rows):
         for j, (w0, w1) in enumerate(cols):
             dx[:, :, h0:h1, w0:w1] += (g[:, :, i, j] / ((h1 - h0) * (w1 - w0)))[:, :, None, None]
-    return (_gradient(dx[0] if unbatched else dx, grad, _ADAPTIVE_GRAD),)
+    return (_pool_gradient(_ADAPTIVE_GRAD, dx[0] if unbatched else dx, grad, ctx.self,
+                           ctx.attrs),)
+
+
+_MAX_POOL_GRAD = _pool_gradient_op("MaxPool2DWithIndicesBackward", _select_maxima)
+_AVG_POOL_GRAD = _pool_gradient_op("AvgPool2DBackward", lambda ctx, gg: avg_pool2d(
+    gg, ctx.kernel, ctx.stride, ctx.padding, ctx.ceil_mode, ctx.count_include_pad,
+    ctx.divisor_override))
+_ADAPTIVE_GRAD = _pool_gradient_op("AdaptiveAvgPool2DBackward",
+                                   lambda ctx, gg: adaptive_avg_pool2d(gg, ctx.output_size))
+_MAX_POOL_GRAD.unsaved = frozenset({"where"})
 
 
 def adaptive_avg_pool2d(x, output_size):
