@@ -273,3 +273,87 @@ def test_pools_save_their_input_like_torch():
             out.append(raised(y.sum().backward))
         return out
     same_outcome(scenario)
+
+
+CONV1D = {  # (layer options, input shape, (in, out) channels, kernel)
+    "plain": ({}, (2, 3, 10), (3, 4), 3),
+    "strided_padded_dilated": ({"stride": 2, "padding": 1, "dilation": 2}, (2, 4, 11), (4, 6), 3),
+    "groups_no_bias": ({"groups": 2, "bias": False}, (1, 4, 9), (4, 2), 2),
+    "unbatched": ({}, (3, 8), (3, 5), 4),
+    "same_odd": ({"padding": "same"}, (2, 3, 10), (3, 4), 5),
+    "same_even": ({"padding": "same", "dilation": 3}, (2, 3, 10), (3, 4), 4),
+    "valid": ({"padding": "valid"}, (2, 3, 10), (3, 4), 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONV1D))
+def test_conv1d_like_torch(name):
+    kw, shape, channels, kernel = CONV1D[name]
+
+    def fn(T):
+        T.manual_seed(0)
+        layer = T.nn.Conv1d(*channels, kernel, **kw)
+        x = T.randn(*shape, requires_grad=True)
+        y = layer(x)
+        (y * y).sum().backward()
+        return (repr(layer), layer.weight.detach().clone(), y, y.grad_fn.name(),
+                y.grad_fn._saved_stride, y.grad_fn._saved_padding,
+                [f and f.name() for f, _ in y.grad_fn.next_functions], x.grad,
+                layer.weight.grad, None if layer.bias is None else layer.bias.grad)
+    same_outcome(fn, rtol=2e-5, atol=2e-5, reprs=False)
+
+
+@pytest.mark.parametrize("kernel, dilation", [(3, 1), (4, 1), (4, 2), (2, 3)])
+def test_conv2d_same_padding_like_torch(kernel, dilation):
+    def fn(T):
+        T.manual_seed(1)
+        layer = T.nn.Conv2d(2, 3, (kernel, 3), padding="same", dilation=(dilation, 1))
+        x = T.randn(2, 2, 6, 5, requires_grad=True)
+        y = layer(x)
+        (y * y).sum().backward()
+        return repr(layer), y, [f and f.name() for f, _ in y.grad_fn.next_functions], x.grad
+    same_outcome(fn, rtol=2e-5, atol=2e-5, reprs=False)
+
+
+PAD = {
+    "grow": lambda T, x: T.nn.functional.pad(x, (1, 2)),
+    "grow_and_cut": lambda T, x: T.nn.functional.pad(x, (1, -1, -1, 1), value=9.0),
+    "three_dims": lambda T, x: T.nn.functional.pad(x.view(1, 2, 3), [0, 0, 1, 1, 2, 0]),
+    "cut": lambda T, x: T.nn.functional.pad(x, (-2, 0)),
+    "nothing": lambda T, x: T.nn.functional.pad(x, (0, 0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PAD))
+def test_pad_like_torch(name):  # (torch's _saved_pad shows -1 as 2**64 - 1: not compared)
+    def fn(T):
+        x = T.arange(6.0).view(2, 3).requires_grad_()
+        y = PAD[name](T, x)
+        (y * T.arange(float(y.numel())).view(y.shape)).sum().backward()
+        return y, x.grad, y._version
+    same_outcome(fn)
+
+
+PAD_ERRORS = {
+    "odd_length": lambda T: T.nn.functional.pad(T.ones(2, 3), (1,)),
+    "too_long": lambda T: T.nn.functional.pad(T.ones(2, 3), (1, 1, 1, 1, 1, 1)),
+    "negative_size": lambda T: T.nn.functional.pad(T.ones(2, 3), (-2, -2)),
+    "float_amount": lambda T: T.nn.functional.pad(T.ones(2, 3), (1.5, 1)),
+    "integer_value": lambda T: T.nn.functional.pad(T.arange(3), (1, 1), value=2.5),
+    "conv_same_strided": lambda T: T.nn.functional.conv2d(
+        T.ones(1, 1, 4, 4), T.ones(1, 1, 3, 3), padding="same", stride=2),
+    "conv_padding_string": lambda T: T.nn.functional.conv1d(
+        T.ones(1, 1, 4), T.ones(1, 1, 3), padding="full"),
+    "module_padding_string": lambda T: T.nn.Conv2d(1, 1, 3, padding="full"),
+    "module_same_strided": lambda T: T.nn.Conv1d(1, 1, 3, padding="same", stride=2),
+    "conv1d_4d_input": lambda T: T.nn.functional.conv1d(T.ones(1, 1, 4, 4), T.ones(1, 1, 3)),
+    "conv1d_2d_stride": lambda T: T.nn.functional.conv1d(T.ones(1, 1, 4), T.ones(1, 1, 3),
+                                                         stride=(1, 1)),
+    "conv1d_kernel_too_long": lambda T: T.nn.functional.conv1d(T.ones(1, 3, 2), T.ones(4, 3, 3)),
+    "conv2d_3d_weight": lambda T: T.nn.functional.conv2d(T.ones(1, 3, 5, 5), T.ones(4, 3, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PAD_ERRORS))
+def test_pad_and_conv_errors_like_torch(name):
+    same_outcome(PAD_ERRORS[name])

@@ -20,7 +20,7 @@ from .ops.activations import (
     softshrink,
     threshold,
 )
-from .ops.convolution import adaptive_avg_pool2d, avg_pool2d, conv2d, max_pool2d
+from .ops.convolution import adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, max_pool2d
 from .ops.nn_ops import (
     binary_cross_entropy,
     gelu,
@@ -30,7 +30,7 @@ from .ops.nn_ops import (
     one_hot,
 )
 
-__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "binary_cross_entropy", "celu", "conv2d",
+__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "binary_cross_entropy", "celu", "conv1d", "conv2d",
            "elu", "gelu", "hardshrink", "hardsigmoid", "hardswish", "hardtanh", "leaky_relu",
            "log_sigmoid", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_hot", "prelu",
            "silu", "softplus", "softshrink", "threshold"]

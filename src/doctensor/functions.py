@@ -23,6 +23,7 @@ __all__ = [
     "randn", "randint", "memory_format", "contiguous_format", "preserve_format",
     "channels_last", "channels_last_3d",
     "randperm", "rand_like", "randn_like", "randint_like", "bernoulli", "multinomial", "normal",
+    "constant_pad_nd",
     "is_tensor", "numel", "add", "sub", "mul", "div", "true_divide", "pow", "neg", "abs", "exp",
     "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "where", "maximum",
     "minimum", "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "matmul",
@@ -453,6 +454,10 @@ def cat(tensors, dim=0):
 
 
 concat = cat
+
+
+def constant_pad_nd(input, pad, value=0):
+    return joining.constant_pad(input, pad, value)
 
 
 def stack(tensors, dim=0):

@@ -38,6 +38,20 @@ def bilinear(input1, input2, weight, bias=None):
     return out if bias is None else out + bias
 
 
+def pad(input, pad, mode="constant", value=None):
+    """``input`` padded by ``pad``: (before, after) pairs for its last dims, the last dim's
+    first (negative amounts cut).  Only the 'constant' mode."""
+    if mode != "constant":
+        raise NotImplementedError(f"doctensor's F.pad supports mode='constant' only, not "
+                                  f"{mode!r}")
+    return torch.constant_pad_nd(input, pad, 0 if value is None else value)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """Cross-correlation of (N, C, L) inputs with (out, C / groups, k) weights."""
+    return _nn.conv1d(input, weight, bias, stride, padding, dilation, groups)
+
+
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """A 2-d convolution (cross-correlation) of (N, C, H, W) or (C, H, W) inputs."""
     return _nn.conv2d(input, weight, bias, stride, padding, dilation, groups)

@@ -17,10 +17,12 @@ pools once more.
 import numpy as np
 
 from .._strides import contiguous_strides
+from .._tensor_base import warn_once
 from ._registry import declare, needs_grad, record, recorded, wrap_result, zeros_like
+from .joining import constant_pad
 from .pointwise import check_same_device
 
-__all__ = ["conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pair"]
+__all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pair"]
 
 
 def pair(v):
@@ -118,6 +120,9 @@ def _by_group(groups, channels, fn):
 @declare("convolution", "ConvolutionBackward0", ("input", "weight", "bias"),
          saves={"input": (1,), "weight": (0,)})
 def _conv(xp, x, w, b, stride, padding, dilation, groups=1):
+    if len(stride) == 1:  # conv1d: a height of 1
+        return _conv.forward(xp, _with_height(x), _with_height(w), b, (1, *stride),
+                             (0, *padding), (1, *dilation), groups)[:, :, 0]
     k, out = w.shape[2:], _conv_out(x.shape, w.shape, stride, padding, dilation)
     cols = _windows(_pad(x, padding), k, stride, dilation, out)
     y = _by_group(groups, (x.shape[1], w.shape[0]), lambda c, o: np.tensordot(
@@ -152,10 +157,21 @@ def _conv_attrs(ctx):
             "groups": ctx.groups}
 
 
+def _with_height(a):
+    """A 1-d convolution's (N, C, L) array as (N, C, 1, L) (None stays None)."""
+    return None if a is None else a[:, :, None]
+
+
 def _conv_gradients(xp, g, x, w, output_mask, shapes, stride, padding, dilation, groups):
     """The arrays of conv2d's gradients (None where ``output_mask`` says no) for the output
     gradient ``g``: the input's needs the weight ``w``, the weight's the input ``x``;
     ``shapes`` are the input's and the weight's."""
+    if len(stride) == 1:  # conv1d: a height of 1
+        grads = _conv_gradients(xp, _with_height(g), _with_height(x), _with_height(w),
+                                output_mask,
+                                tuple(s and (*s[:2], 1, *s[2:]) for s in shapes),
+                                (1, *stride), (0, *padding), (1, *dilation), groups)
+        return tuple(a if a is None or a.ndim == 1 else a[:, :, 0] for a in grads)
     out, mask = g.shape[2:], output_mask
     gx = gw = gb = None
     if mask[0]:
@@ -201,9 +217,11 @@ def _(ctx, grads):
     g, x, w = ctx.grad_output, ctx.input, ctx.weight
     dg = dx = dw = None
     if n[0]:  # the gradients are linear in the output gradient
-        for term in (conv2d(ggx, w, None, **attrs) if ggx is not None else None,
-                     conv2d(x, ggw, None, **attrs) if ggw is not None else None,
-                     ggb.reshape(1, -1, 1, 1).expand(g.shape) if ggb is not None else None):
+        dims = len(attrs["stride"])
+        for term in (_convolution(ggx, w, None, **attrs, dims=dims) if ggx is not None else None,
+                     _convolution(x, ggw, None, **attrs, dims=dims) if ggw is not None else None,
+                     ggb.reshape(1, -1, *(1,) * dims).expand(g.shape) if ggb is not None
+                     else None):
             if term is not None:
                 dg = term if dg is None else dg + term
     if n[1] and ggw is not None:  # the weight's gradient is linear in the input
@@ -239,17 +257,69 @@ def _pool_gradient(op, array, grad, x, attrs):
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """``F.conv2d`` for (N, C, H, W) or unbatched (C, H, W) inputs; with ``groups``, each
     group of input channels meets its own share of the weight's output channels."""
+    return _convolution(x, weight, bias, stride, padding, dilation, groups, 2)
+
+
+def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """``F.conv1d`` for (N, C, L) or unbatched (C, L) inputs: conv2d's arithmetic on a
+    height of 1, recorded as torch records it (one ConvolutionBackward0, 1-d attributes)."""
+    return _convolution(x, weight, bias, stride, padding, dilation, groups, 1)
+
+
+def _tuple(value, dims, name, k):
+    """A convolution argument for a weight of ``k`` spatial dims: an int means one per dim
+    of the function (conv``dims``d), and one value is repeated (torch's expansion)."""
+    values = (value,) * dims if isinstance(value, int) else tuple(value)
+    if len(values) == 1:
+        return values * k
+    if len(values) != k:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {k} "
+                           f"values to match the convolution dimensions, but got "
+                           f"{name}={list(values)}")
+    return values
+
+
+def _padding_mode(x, weight, stride, dilation, mode):
+    """padding='valid' (none) or 'same' (the output as long as the input: half the dilated
+    kernel on each side, and when that is odd one more at the end, as a copy of the input
+    padded with zeros, as torch does): the input and the padding to convolve with."""
+    if mode == "valid":
+        return x, 0
+    if mode != "same":
+        raise RuntimeError(f"Invalid padding string: '{mode}'")
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    total = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
+    if any(t % 2 for t in total):
+        warn_once("Using padding='same' with even kernel lengths and odd dilation may require a "
+                  "zero-padded copy of the input be created", stacklevel=5)
+        x = constant_pad(x, [p for t in reversed(total) for p in (0, t % 2)])
+    return x, tuple(t // 2 for t in total)
+
+
+def _convolution(x, weight, bias, stride, padding, dilation, groups, dims):
+    """conv1d (``dims`` 1) and conv2d: torch's checks in its order, then the op."""
     _check_cpu(x)
-    if x.dim() == 3:
-        return conv2d(x.unsqueeze(0), weight, bias, stride, padding, dilation,
-                      groups).squeeze(0)
-    if x.dim() != 4:
-        raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
-                           f"input of size: {list(x.shape)}")
+    if x.dim() == dims + 1:  # unbatched
+        return _convolution(x.unsqueeze(0), weight, bias, stride, padding, dilation, groups,
+                            dims).squeeze(0)
+    if x.dim() != dims + 2:
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to "
+                           f"conv{dims}d, but got input of size: {list(x.shape)}")
     check_same_device([t for t in (x, weight, bias) if t is not None])
-    stride, padding, dilation = pair(stride), pair(padding), pair(dilation)
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+    k = weight.dim() - 2
+    stride = _tuple(stride, dims, "stride", k)
+    if isinstance(padding, str):
+        dilation = _tuple(dilation, dims, "dilation", k)
+        x, padding = _padding_mode(x, weight, stride, dilation, padding)
+    padding = _tuple(padding, dims, "padding", k)
+    dilation = _tuple(dilation, dims, "dilation", k)
+    if weight.dim() != x.dim():
+        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
+                           f"dimensional weight {list(weight.shape)}, but got {x.dim()}-"
+                           f"dimensional input of size {list(x.shape)} instead")
     if weight.shape[0] % groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension "
@@ -263,13 +333,13 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         raise RuntimeError(
             f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional "
             f"with {weight.shape[0]} elements, but got bias of size {list(bias.shape)} instead")
-    padded = [x.shape[2 + i] + 2 * padding[i] for i in range(2)]
-    span = [_span(1, weight.shape[2 + i], 1, dilation[i]) for i in range(2)]
-    if padded[0] < span[0] or padded[1] < span[1]:
+    padded = [x.shape[2 + i] + 2 * padding[i] for i in range(dims)]
+    span = [_span(1, weight.shape[2 + i], 1, dilation[i]) for i in range(dims)]
+    if any(p < k for p, k in zip(padded, span)):
         raise RuntimeError(
-            f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). Kernel "
-            f"size: ({span[0]} x {span[1]}). Kernel size can't be greater than actual input "
-            "size")
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
+            f"Kernel size: ({' x '.join(map(str, span))}). Kernel size can't be greater than "
+            "actual input size")
     attrs = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
     out = _conv.forward(np, x._data, weight._data, None if bias is None else bias._data,
                         **attrs)

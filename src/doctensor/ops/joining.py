@@ -1,4 +1,6 @@
-"""Copies that rearrange whole tensors: cat, stack, repeat and flip."""
+"""Copies that rearrange whole tensors: cat, stack, repeat, flip and constant padding."""
+
+import numpy as np
 
 from .._dtypes import result_type
 from .._strides import wrap_dim
@@ -6,7 +8,7 @@ from ._registry import declare, recorded
 from .creation import preserve_layout
 from .pointwise import check_same_device
 
-__all__ = ["cat", "stack", "repeat", "flip"]
+__all__ = ["cat", "stack", "repeat", "flip", "constant_pad"]
 
 
 def _prepare(tensors, name):
@@ -188,3 +190,48 @@ def roll(t, shifts, dims=None):
         dims = tuple(wrap_dim(d, max(t._data.ndim, 1)) for d in dims) if t._data.ndim else ()
     out = _roll.forward(t._backend.xp, t._data, shifts, dims)
     return recorded(_roll, [t], out, {"shifts": shifts, "dims": dims})
+
+
+@declare("constant_pad_nd", "ConstantPadNdBackward0")
+def _constant_pad(xp, a, pad, value=0):
+    """``a`` grown (or, by negative amounts, cut) at both ends of its last dims: ``pad`` holds
+    (before, after) pairs, the last dim's first; new places hold ``value``."""
+    shape, source, target = list(a.shape), [slice(None)] * a.ndim, [slice(None)] * a.ndim
+    for i in range(len(pad) // 2):
+        d, before, after = a.ndim - 1 - i, pad[2 * i], pad[2 * i + 1]
+        shape[d] = a.shape[d] + before + after
+        if shape[d] < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+        source[d] = slice(max(0, -before), a.shape[d] - max(0, -after))
+        target[d] = slice(max(0, before), max(0, before) + max(0, source[d].stop -
+                                                                 source[d].start))
+    out = xp.full(shape, np.asarray(value).astype(a.dtype), a.dtype)
+    if out.size and a.size:
+        out[tuple(target)] = a[tuple(source)]
+    return out
+
+
+_constant_pad.unsaved = frozenset({"value"})  # torch's node keeps the pad only
+
+
+@_constant_pad.def_backward
+def _(ctx, grad):
+    return (constant_pad(grad, [-p for p in ctx.pad]),)
+
+
+def constant_pad(t, pad, value=0):
+    """torch.constant_pad_nd (what ``F.pad`` does in its 'constant' mode): always a new
+    tensor."""
+    for i, p in enumerate(pad):
+        if not isinstance(p, int):
+            raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, but "
+                            f"found element of type {type(p).__name__} at pos {i}")
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > t.dim():
+        raise RuntimeError(f"Padding length should be less than or equal to two times the "
+                           f"input dimension but got padding length {len(pad)} and input of "
+                           f"dimension {t.dim()}")
+    pad = tuple(pad)
+    return recorded(_constant_pad, (t,), _constant_pad.forward(
+        t._backend.xp, t._data, pad, value), {"pad": pad, "value": value})

@@ -4,17 +4,24 @@ from .. import functional as F
 from .linear import draw_weight_and_bias, weight_and_bias
 from .module import Module
 
-__all__ = ["Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
+__all__ = ["Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
+
+
+_PADDING_MODES = {"same", "valid"}  # a set, printed in this process's order, as torch's
 
 
 def _pair(v):
     return (v, v) if isinstance(v, int) else tuple(v)
 
 
-class Conv2d(Module):
-    """A 2-d convolution with zero padding.  The weight, ``(out, in / groups, kH, kW)``, and
-    the bias are drawn as ``Linear``'s are, with fan_in = in / groups * kH * kW: a seeded
-    doctensor ``Conv2d`` equals torch's bit for bit."""
+class _ConvNd(Module):
+    """A convolution of ``dims`` spatial dims with zero padding.  The weight,
+    ``(out, in / groups, *kernel_size)``, and the bias are drawn as ``Linear``'s are, with
+    fan_in = in / groups * (kernel elements): a seeded doctensor layer equals torch's bit for
+    bit."""
+
+    dims = None
+    function = None
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
@@ -26,10 +33,20 @@ class Conv2d(Module):
         if out_channels % groups:
             raise ValueError("out_channels must be divisible by groups")
         if padding_mode != "zeros":
-            raise NotImplementedError("doctensor's Conv2d pads with zeros only")
+            raise NotImplementedError("doctensor's convolutions pad with zeros only")
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                                 f"{_PADDING_MODES}")
+            if padding == "same" and any(s != 1 for s in (
+                    (stride,) if isinstance(stride, int) else stride)):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        def dims(v):
+            return (v,) * self.dims if isinstance(v, int) else tuple(v)
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
-        self.padding, self.dilation = _pair(padding), _pair(dilation)
+        self.kernel_size, self.stride = dims(kernel_size), dims(stride)
+        self.padding = padding if isinstance(padding, str) else dims(padding)
+        self.dilation = dims(dilation)
         self.groups, self.padding_mode = groups, padding_mode
         weight_and_bias(self, (out_channels, in_channels // groups, *self.kernel_size), bias,
                         device, dtype)
@@ -38,21 +55,35 @@ class Conv2d(Module):
         draw_weight_and_bias(self)
 
     def forward(self, input):
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
-                        self.groups)
+        return type(self).function(input, self.weight, self.bias, self.stride, self.padding,
+                                   self.dilation, self.groups)
 
     def extra_repr(self):
         s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
              f"stride={self.stride}")
-        if self.padding != (0, 0):
-            s += f", padding={self.padding}"
-        if self.dilation != (1, 1):
+        if self.padding != (0,) * self.dims:
+            s += f", padding={self.padding}"  # a mode prints bare: padding=same
+        if self.dilation != (1,) * self.dims:
             s += f", dilation={self.dilation}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
         return s
+
+
+class Conv1d(_ConvNd):
+    """A 1-d convolution of (N, C, L) inputs."""
+
+    dims = 1
+    function = F.conv1d
+
+
+class Conv2d(_ConvNd):
+    """A 2-d convolution of (N, C, H, W) inputs."""
+
+    dims = 2
+    function = F.conv2d
 
 
 class MaxPool2d(Module):
