@@ -190,6 +190,71 @@ def test_schedulers():
     same_outcome(fn, reprs=False, rtol=1e-15, atol=0)
 
 
+SCHEDULERS = {
+    "multistep": lambda S, o: S.MultiStepLR(o, [3, 7, 7, 12], gamma=0.3),
+    "exponential": lambda S, o: S.ExponentialLR(o, 0.87),
+    "linear_warmup": lambda S, o: S.LinearLR(o, start_factor=0.05, total_iters=9),
+    "linear_decay": lambda S, o: S.LinearLR(o, 1.0, 0.1, 6),
+    "cosine": lambda S, o: S.CosineAnnealingLR(o, T_max=7, eta_min=0.001),
+    "cosine_default": lambda S, o: S.CosineAnnealingLR(o, 10),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCHEDULERS))
+def test_scheduler_learning_rates_are_torchs(name):
+    """25 steps, two param groups: every learning rate equal to torch's, bit for bit."""
+    def fn(T):
+        a, b = T.nn.Parameter(T.ones(2)), T.nn.Parameter(T.ones(1))
+        opt = T.optim.SGD([{"params": [a]}, {"params": [b], "lr": 0.3}], lr=0.1)
+        sched = SCHEDULERS[name](T.optim.lr_scheduler, opt)
+        lrs = [sched.get_last_lr()]
+        for _ in range(25):
+            opt.step()
+            sched.step()
+            lrs.append(sched.get_last_lr() + [g["lr"] for g in opt.param_groups])
+        return lrs, sorted(sched.state_dict()), sched.last_epoch
+    same_outcome(fn, reprs=False, rtol=0, atol=0)
+
+
+PLATEAU = {
+    "min_rel": {},
+    "max_abs_cooldown": {"mode": "max", "threshold_mode": "abs", "threshold": 0.05,
+                         "patience": 1, "cooldown": 2, "factor": 0.5},
+    "min_lr_floor": {"patience": 0, "factor": 0.2, "min_lr": [0.05, 0.0]},
+    "eps": {"patience": 0, "factor": 0.999, "eps": 1e-3},
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLATEAU))
+def test_reduce_lr_on_plateau_like_torch(name):
+    def fn(T):
+        a, b = T.nn.Parameter(T.ones(2)), T.nn.Parameter(T.ones(1))
+        opt = T.optim.SGD([{"params": [a]}, {"params": [b], "lr": 0.3}], lr=0.1)
+        sched = T.optim.lr_scheduler.ReduceLROnPlateau(opt, **PLATEAU[name])
+        metrics = [1.0, 0.9, 0.95, 0.95, 0.96, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.86, 0.87,
+                   0.88, 0.5, 0.6, 0.7, 0.7, 0.7, T.tensor(0.7)]
+        out = []
+        for m in metrics:
+            sched.step(m)
+            out.append((sched.get_last_lr(), sched.num_bad_epochs, sched.cooldown_counter,
+                        sched.best))
+        return out, sorted(sched.state_dict())
+    same_outcome(fn, reprs=False, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("make", [
+    lambda S, o: S.ReduceLROnPlateau(o, factor=1.0),
+    lambda S, o: S.ReduceLROnPlateau(o, mode="up"),
+    lambda S, o: S.ReduceLROnPlateau(o, threshold_mode="ratio"),
+    lambda S, o: S.ReduceLROnPlateau(o, min_lr=[0.1, 0.2]),
+    lambda S, o: S.LinearLR(o, start_factor=0),
+    lambda S, o: S.LinearLR(o, end_factor=1.5),
+], ids=["factor", "mode", "threshold_mode", "min_lrs", "start_factor", "end_factor"])
+def test_scheduler_errors_like_torch(make):
+    same_outcome(lambda T: make(T.optim.lr_scheduler,
+                                T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1)))
+
+
 def test_scheduler_before_optimizer_warns():
     def fn(T):
         import warnings

@@ -1,11 +1,15 @@
-"""Learning-rate schedulers: ``StepLR`` and ``LambdaLR``."""
+"""Learning-rate schedulers: each ``get_lr()`` is torch's recursive formula (it updates the
+current ``lr``), so the printed learning rates are torch's to the last bit."""
 
+import collections
+import math
 import types
 import warnings
 
 from .optimizer import Optimizer
 
-__all__ = ["LRScheduler", "StepLR", "LambdaLR"]
+__all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LinearLR",
+           "CosineAnnealingLR", "LambdaLR", "ReduceLROnPlateau"]
 
 
 class LRScheduler:
@@ -78,6 +82,84 @@ class StepLR(LRScheduler):
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
 
 
+class MultiStepLR(LRScheduler):
+    """Multiply the learning rate by ``gamma`` at each milestone (``gamma ** n`` for a
+    milestone listed n times)."""
+
+    def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
+        self.milestones = collections.Counter(milestones)
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        if self.last_epoch not in self.milestones:
+            return [group["lr"] for group in self.optimizer.param_groups]
+        return [group["lr"] * self.gamma ** self.milestones[self.last_epoch]
+                for group in self.optimizer.param_groups]
+
+
+class ExponentialLR(LRScheduler):
+    """Multiply the learning rate by ``gamma`` at every step."""
+
+    def __init__(self, optimizer, gamma, last_epoch=-1):
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        if self._is_initial:
+            return [group["lr"] for group in self.optimizer.param_groups]
+        return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
+
+
+class LinearLR(LRScheduler):
+    """Warm-up (or cool-down): the learning rate's factor goes linearly from
+    ``start_factor`` to ``end_factor`` over ``total_iters`` steps."""
+
+    def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5,
+                 last_epoch=-1):
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and "
+                             "less or equal to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor, self.end_factor = start_factor, end_factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        lrs = [group["lr"] for group in self.optimizer.param_groups]
+        if self.last_epoch == 0:
+            return [lr * self.start_factor for lr in lrs]
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return lrs
+        change = self.end_factor - self.start_factor
+        return [lr * (1.0 + change / (self.total_iters * self.start_factor
+                                      + (self.last_epoch - 1) * change)) for lr in lrs]
+
+
+class CosineAnnealingLR(LRScheduler):
+    """The learning rate follows half a cosine from its initial value down to ``eta_min`` over
+    ``T_max`` steps (and back up over the next ``T_max``)."""
+
+    def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
+        self.T_max, self.eta_min = T_max, eta_min
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        groups, eta, t = self.optimizer.param_groups, self.eta_min, self.last_epoch
+        if self._is_initial:
+            return [group["lr"] for group in groups]
+        if self._step_count == 1 and t > 0:
+            return [eta + (base - eta) * (1 + math.cos(t * math.pi / self.T_max)) / 2
+                    for base in self.base_lrs]
+        if (t - 1 - self.T_max) % (2 * self.T_max) == 0:
+            return [group["lr"] + (base - eta) * (1 - math.cos(math.pi / self.T_max)) / 2
+                    for base, group in zip(self.base_lrs, groups)]
+        return [(1 + math.cos(math.pi * t / self.T_max))
+                / (1 + math.cos(math.pi * (t - 1) / self.T_max)) * (group["lr"] - eta) + eta
+                for group in groups]
+
+
 class LambdaLR(LRScheduler):
     """``lr = initial_lr * lr_lambda(epoch)`` (one function, or one per param group)."""
 
@@ -108,3 +190,76 @@ class LambdaLR(LRScheduler):
         for i, fn in enumerate(lambdas):
             if fn is not None:
                 self.lr_lambdas[i].__dict__.update(fn)
+
+
+class ReduceLROnPlateau:
+    """Multiply the learning rate by ``factor`` once the metric given to ``step(metric)`` has
+    not improved (by ``threshold``, relative or absolute) for more than ``patience`` steps;
+    then wait ``cooldown`` steps.  Never below ``min_lr``, nor by less than ``eps``."""
+
+    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4,
+                 threshold_mode="rel", cooldown=0, min_lr=0, eps=1e-8):
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        self.factor = factor
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        groups = optimizer.param_groups
+        if isinstance(min_lr, (list, tuple)):
+            if len(min_lr) != len(groups):
+                raise ValueError(f"expected {len(groups)} min_lrs, got {len(min_lr)}")
+            self.default_min_lr, self.min_lrs = None, list(min_lr)
+        else:
+            self.default_min_lr, self.min_lrs = min_lr, [min_lr] * len(groups)
+        self.patience, self.cooldown, self.eps = patience, cooldown, eps
+        self.last_epoch = 0
+        self._last_lr = [group["lr"] for group in groups]
+        self._init_is_better(mode, threshold, threshold_mode)
+        self.best, self.cooldown_counter, self.num_bad_epochs = self.mode_worse, 0, 0
+
+    def _init_is_better(self, mode, threshold, threshold_mode):
+        if mode not in {"min", "max"}:
+            raise ValueError("mode " + mode + " is unknown!")
+        if threshold_mode not in {"rel", "abs"}:
+            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        self.mode_worse = math.inf if mode == "min" else -math.inf
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
+
+    def _is_better(self, a, best):
+        if self.threshold_mode == "rel":
+            scale = 1.0 - self.threshold if self.mode == "min" else self.threshold + 1.0
+            return a < best * scale if self.mode == "min" else a > best * scale
+        return a < best - self.threshold if self.mode == "min" else a > best + self.threshold
+
+    @property
+    def in_cooldown(self):
+        return self.cooldown_counter > 0
+
+    def get_last_lr(self):
+        return self._last_lr
+
+    def step(self, metrics):
+        current = float(metrics)
+        self.last_epoch += 1
+        if self._is_better(current, self.best):
+            self.best, self.num_bad_epochs = current, 0
+        else:
+            self.num_bad_epochs += 1
+        if self.in_cooldown:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0  # bad epochs in the cooldown do not count
+        if self.num_bad_epochs > self.patience:
+            for i, group in enumerate(self.optimizer.param_groups):
+                old = float(group["lr"])
+                new = max(old * self.factor, self.min_lrs[i])
+                if old - new > self.eps:
+                    group["lr"] = new
+            self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
+        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+    def state_dict(self):
+        return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
+
+    def load_state_dict(self, state_dict):
+        self.__dict__.update(state_dict)
