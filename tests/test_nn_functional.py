@@ -185,3 +185,76 @@ def test_linear_functional(shape):
         (y.sum() + z.sum()).backward()
         return y, z, x.grad, w.grad, b.grad, type(y.grad_fn.next_functions[0][0]).__name__
     same_outcome(fn, **TOL)
+
+
+LOSSES_AND_MORE = {
+    "normalize": lambda T, F, x, y: F.normalize(x),
+    "normalize_p1_dim0": lambda T, F, x, y: F.normalize(x, 1.0, 0),
+    "normalize_tiny": lambda T, F, x, y: F.normalize(x * 1e-14, eps=1e-12),
+    "cosine_similarity": lambda T, F, x, y: F.cosine_similarity(x, y),
+    "cosine_similarity_broadcast": lambda T, F, x, y: F.cosine_similarity(x, y[:1], dim=0),
+    "cosine_similarity_zero": lambda T, F, x, y: F.cosine_similarity(x, T.zeros(4, 5)),
+    "smooth_l1": lambda T, F, x, y: F.smooth_l1_loss(x, y),
+    "smooth_l1_beta_none": lambda T, F, x, y: F.smooth_l1_loss(x, y, reduction="none",
+                                                               beta=0.5),
+    "smooth_l1_beta0": lambda T, F, x, y: F.smooth_l1_loss(x, y, beta=0.0, reduction="sum"),
+    "huber": lambda T, F, x, y: F.huber_loss(x, y, delta=0.7),
+    "huber_sum": lambda T, F, x, y: F.huber_loss(x, y, reduction="sum", delta=2.0),
+    "kl_batchmean": lambda T, F, x, y: F.kl_div(x.log_softmax(1), y.softmax(1),
+                                                 reduction="batchmean"),
+    "kl_none": lambda T, F, x, y: F.kl_div(x.log_softmax(1), y.softmax(1), reduction="none"),
+    "kl_log_target": lambda T, F, x, y: F.kl_div(x, y.log_softmax(1), reduction="sum",
+                                                  log_target=True),
+    "softmin": lambda T, F, x, y: F.softmin(x, 1),
+    "max_pool1d": lambda T, F, x, y: F.max_pool1d(x.view(2, 2, 5), 2),
+    "max_pool1d_options": lambda T, F, x, y: F.max_pool1d(x.view(1, 4, 5), 3, 1, 1, 2, True),
+    "avg_pool1d": lambda T, F, x, y: F.avg_pool1d(x.view(2, 2, 5), 3, 2, 1),
+    "adaptive_avg_pool1d": lambda T, F, x, y: F.adaptive_avg_pool1d(x.view(2, 2, 5), 3),
+    "adaptive_avg_pool1d_one": lambda T, F, x, y: F.adaptive_avg_pool1d(x.view(2, 2, 5), 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOSSES_AND_MORE))
+def test_losses_norms_and_1d_pools_like_torch(name):
+    def fn(T):
+        x = _x(T)
+        y = T.randn(4, 5)
+        out = LOSSES_AND_MORE[name](T, T.nn.functional, x, y)
+        return _run(T, lambda a: out, x) + ([f and f.name() for f, _ in
+                                             out.grad_fn.next_functions],)
+    same_outcome(fn, **TOL)
+
+
+def test_loss_and_pool_modules_like_torch():
+    def fn(T):
+        nn = T.nn
+        x, y = _x(T, (2, 3, 6)), T.randn(2, 3, 6)
+        layers = [nn.SmoothL1Loss(beta=0.3), nn.HuberLoss(delta=0.5, reduction="sum"),
+                  nn.KLDivLoss(reduction="batchmean", log_target=True)]
+        pools = [nn.MaxPool1d(2), nn.MaxPool1d(3, 1, 1, 2, ceil_mode=True), nn.AvgPool1d(3),
+                 nn.AvgPool1d(3, 2, 1), nn.AdaptiveAvgPool1d(4), nn.Softmin(1),
+                 nn.CosineSimilarity(2)]
+        return ([repr(m) for m in layers + pools], [m(x, y) for m in layers],
+                [m(x) for m in pools[:-1]], pools[-1](x, y))
+    same_outcome(fn, **TOL)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.nn.functional.smooth_l1_loss(T.ones(3), T.zeros(3), beta=-1.0),
+    lambda T: T.nn.functional.huber_loss(T.ones(3), T.zeros(3), delta=0.0),
+    lambda T: T.nn.functional.huber_loss(T.ones(3), T.zeros(3), reduction="avg"),
+    lambda T: T.nn.functional.kl_div(T.ones(3), T.zeros(3), reduction="avg"),
+    lambda T: T.broadcast_shapes((3,), (4,)),
+    lambda T: T.broadcast_tensors(T.ones(3), T.ones(4)),
+], ids=["beta", "delta", "huber_reduction", "kl_reduction", "shapes", "tensors"])
+def test_loss_and_broadcast_errors_like_torch(call):
+    same_outcome(call)
+
+
+def test_broadcast_helpers_like_torch():
+    def fn(T):
+        x = T.randn(3, 1, requires_grad=True)
+        a, b = T.broadcast_tensors(x, T.ones(1, 4))
+        return (T.broadcast_shapes((3, 1), (1, 4), 4, [2, 1, 1]), a, b,
+                T.broadcast_tensors(x, x)[0] is x)
+    same_outcome(fn)

@@ -24,13 +24,16 @@ from .ops.convolution import adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, ma
 from .ops.nn_ops import (
     binary_cross_entropy,
     gelu,
+    huber_loss,
     leaky_relu,
     mse_loss,
     nll_loss,
     one_hot,
+    smooth_l1_loss,
 )
 
-__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "binary_cross_entropy", "celu", "conv1d", "conv2d",
-           "elu", "gelu", "hardshrink", "hardsigmoid", "hardswish", "hardtanh", "leaky_relu",
-           "log_sigmoid", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_hot", "prelu",
-           "silu", "softplus", "softshrink", "threshold"]
+__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "binary_cross_entropy", "celu", "conv1d",
+           "conv2d", "elu", "gelu", "hardshrink", "hardsigmoid", "hardswish", "hardtanh",
+           "huber_loss", "leaky_relu", "log_sigmoid", "max_pool2d", "mish", "mse_loss",
+           "nll_loss", "one_hot", "prelu", "silu", "smooth_l1_loss", "softplus", "softshrink",
+           "threshold"]

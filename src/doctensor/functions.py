@@ -1,8 +1,13 @@
 """The ``torch.*`` functions: each one calls the op or the Tensor method it names."""
 
 
+import builtins
+
 from . import _dtypes
 from ._dtypes import get_default_dtype
+from ._strides import (
+    broadcast_shapes as _broadcast_two,
+)
 from ._strides import (
     channels_last,
     channels_last_3d,
@@ -13,6 +18,7 @@ from ._strides import (
 from ._tensor_base import warn_once
 from .ops import creation, gathering, joining, linalg, nn_ops, random_ops
 from .ops import pointwise as P
+from .size import Size
 from .tensor import Tensor, legacy_new
 
 __all__ = [
@@ -23,7 +29,7 @@ __all__ = [
     "randn", "randint", "memory_format", "contiguous_format", "preserve_format",
     "channels_last", "channels_last_3d",
     "randperm", "rand_like", "randn_like", "randint_like", "bernoulli", "multinomial", "normal",
-    "constant_pad_nd",
+    "constant_pad_nd", "broadcast_shapes", "broadcast_tensors",
     "is_tensor", "numel", "add", "sub", "mul", "div", "true_divide", "pow", "neg", "abs", "exp",
     "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "where", "maximum",
     "minimum", "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "matmul",
@@ -447,6 +453,30 @@ bmm = linalg.bmm
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     return linalg.addmm(input, mat1, mat2, beta, alpha)
+
+
+def broadcast_shapes(*shapes):
+    """The shape that all ``shapes`` (ints or sequences) broadcast to, as a ``Size``."""
+    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
+    result = [1] * builtins.max(map(len, shapes), default=0)
+    for i, shape in enumerate(shapes):
+        for j in range(-1, -1 - len(shape), -1):
+            if shape[j] == 1 or shape[j] == result[j]:
+                continue
+            if result[j] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[j]} at "
+                                   f"{j}! Mismatching argument at index {i} had {shape}; but "
+                                   f"expected shape should be broadcastable to {result}")
+            result[j] = shape[j]
+    return Size(result)
+
+
+def broadcast_tensors(*tensors):
+    """The tensors expanded to their common shape (one that has it already is returned)."""
+    shape = ()
+    for t in tensors:
+        shape = _broadcast_two(shape, tuple(t.shape))
+    return tuple(t if tuple(t.shape) == shape else t.expand(shape) for t in tensors)
 
 
 def cat(tensors, dim=0):

@@ -89,6 +89,48 @@ def sigmoid(input):
     return input.sigmoid()
 
 
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
+    return (-input).softmax(dim, dtype=dtype)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12):
+    """``input`` divided by its ``p``-norm along ``dim`` (at least ``eps``)."""
+    return input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """The cosine of the angle between ``x1`` and ``x2`` along ``dim``: each divided by its
+    norm (at least ``eps``) first, then their product summed, as torch computes it."""
+    if x1.shape != x2.shape:
+        shape = torch.broadcast_shapes(x1.shape, x2.shape)
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    n1, n2 = x1.norm(2, dim, keepdim=True).clone(), x2.norm(2, dim, keepdim=True).clone()
+    with torch.no_grad():
+        n1.clamp_min_(eps)
+        n2.clamp_min_(eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """max_pool2d over a height of 1, as torch does it (SqueezeBackward1 on top)."""
+    return max_pool2d(input.unsqueeze(-2), (1, kernel_size), (1, stride or kernel_size),
+                      (0, padding), (1, dilation), ceil_mode).squeeze(-2)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """avg_pool2d over a height of 1, as torch does it."""
+    return avg_pool2d(input.unsqueeze(-2), (1, kernel_size), (1, stride or kernel_size),
+                      (0, padding), ceil_mode, count_include_pad).squeeze(-2)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """adaptive_avg_pool2d over a height of 1, as torch does it."""
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, output_size)).squeeze(-2)
+
+
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
 
@@ -245,14 +287,23 @@ def _warn_size(input, target):
                       "to broadcasting. Please ensure they have the same size.", stacklevel=3)
 
 
+def _reduced(loss, reduction):
+    """An elementwise loss reduced as torch composes it: mean, sum or none."""
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """``((input - target) ** 2)`` reduced; grad_fn ``MseLossBackward0``."""
     _warn_size(input, target)
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if weight is not None:
-        loss = (input - target) ** 2 * weight
-        return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" \
-            else loss
+        return _reduced((input - target) ** 2 * weight, reduction)
     return _nn.mse_loss(input, target, reduction)
 
 
@@ -261,15 +312,44 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     _warn_size(input, target)
     reduction = _legacy_reduction(size_average, reduce, reduction)
     loss = (input - target).abs()
+    return _reduced(loss if weight is None else loss * weight, reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """``0.5 d^2 / beta`` where ``|d| < beta``, else ``|d| - beta / 2`` (d = input - target),
+    reduced; with ``beta`` 0, ``l1_loss``."""
+    _warn_size(input, target)
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    return _nn.smooth_l1_loss(input, target, reduction, beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """``0.5 d^2`` where ``|d| < delta``, else ``delta * (|d| - delta / 2)``, reduced."""
+    _warn_size(input, target)
     if weight is not None:
-        loss = loss * weight
+        raise NotImplementedError("doctensor's huber_loss takes no weight")
+    return _nn.huber_loss(input, target, reduction, delta)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """KL divergence of ``target`` from ``input`` (log-probabilities), elementwise
+    ``target * (log target - input)``, reduced as torch composes it ('batchmean' divides
+    the sum by the batch size)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    if reduction == "none":
-        return loss
-    raise ValueError(f"{reduction} is not a valid value for reduction")
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                      "support size.'batchmean' divides only by the batch size, and aligns with "
+                      "the KL div math definition.'mean' will be changed to behave the same as "
+                      "'batchmean' in the next major release.", stacklevel=2)
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        loss = torch.where(target == 0, 0.0, target * target.log()) - target * input
+    if reduction == "batchmean":
+        return loss.sum() / input.size(0) if input.dim() else loss.sum()
+    return _reduced(loss, reduction)
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,

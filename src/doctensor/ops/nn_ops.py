@@ -14,12 +14,14 @@ import math
 import numpy as np
 
 from .._dtypes import int64
+from .._strides import broadcast_shapes
 from ._registry import declare, needs_grad, record, wrap_result
 from ._softmax_kernel import softmax_cpu, sum_left_to_right
-from .pointwise import QUIET, check_same_device, exp, inplace
+from .pointwise import QUIET, check_same_device, exp, inplace, where_tensor
 from .reduction import sum_dim
 
-__all__ = ["softmax", "gelu", "leaky_relu", "nll_loss", "mse_loss",
+__all__ = ["softmax", "gelu", "leaky_relu", "nll_loss", "mse_loss", "smooth_l1_loss",
+           "huber_loss",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "embedding",
            "layer_norm", "batch_norm", "addcmul", "addcdiv", "lerp", "one_hot"]
 
@@ -285,6 +287,53 @@ def _(ctx, grad):
     g = _grad_scale(grad, ctx.reduction, d.numel()) * 2 * d
     n = ctx.needs_input_grad
     return (g if n[0] else None, -g if n[1] else None)
+
+
+def _huber_family(name, grad_fn, parameter, scaled):
+    """smooth_l1_loss (``scaled``: the quadratic part divided by beta) and huber_loss (times
+    delta on the linear part): one op each, with torch's node and saved fields."""
+    op = declare(name, grad_fn, ("self", "target"), saves={"self": (0, 1), "target": (0, 1)})(
+        lambda xp, a, t, reduction="mean", **kw: _reduce(xp, _huber(xp, a - t, kw[parameter],
+                                                                    scaled), reduction))
+
+    @op.def_backward
+    def _(ctx, grad):
+        d, k = ctx.self - ctx.target, getattr(ctx, parameter)
+        slope = where_tensor(d.abs() < k, d / k if scaled else d, d.sign() * (1 if scaled else k))
+        g = _grad_scale(grad, ctx.reduction, d.numel()) * slope
+        n = ctx.needs_input_grad
+        return (g if n[0] else None, -g if n[1] else None)
+    return op
+
+
+def _huber(xp, d, k, scaled):
+    """Elementwise: 0.5 d^2 (/ k) inside |d| < k, |d| - k / 2 (times k) outside."""
+    z = xp.abs(d)
+    half = _f(0.5, d.dtype)
+    k = _f(k, d.dtype)
+    if scaled:
+        return xp.where(z < k, half * d * d / k, z - half * k)
+    return xp.where(z < k, half * d * d, k * (z - half * k))
+
+
+smooth_l1_loss_op = _huber_family("smooth_l1_loss", "SmoothL1LossBackward0", "beta", True)
+huber_loss_op = _huber_family("huber_loss", "HuberLossBackward0", "delta", False)
+
+
+def smooth_l1_loss(x, t, reduction="mean", beta=1.0):
+    _check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    x, t = _broadcast_pair(x, t)
+    return _apply(smooth_l1_loss_op, (x, t), {"reduction": reduction, "beta": beta})
+
+
+def huber_loss(x, t, reduction="mean", delta=1.0):
+    _check_reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    x, t = _broadcast_pair(x, t)
+    return _apply(huber_loss_op, (x, t), {"reduction": reduction, "delta": delta})
 
 
 _EPSILON = 1e-12
@@ -578,12 +627,17 @@ def leaky_relu(t, negative_slope=0.01, in_place=False):
     return _apply(leaky_relu_op, (t,), {"negative_slope": negative_slope})
 
 
-def mse_loss(x, t, reduction="mean"):
-    _check_reduction(reduction)
+def _broadcast_pair(x, t):
+    """An elementwise loss's input and target expanded to their common shape."""
     if x.shape != t.shape:
-        from .._strides import broadcast_shapes
         shape = broadcast_shapes(tuple(x.shape), tuple(t.shape))
         x, t = x.expand(shape), t.expand(shape)
+    return x, t
+
+
+def mse_loss(x, t, reduction="mean"):
+    _check_reduction(reduction)
+    x, t = _broadcast_pair(x, t)
     return _apply(mse_loss_op, (x, t), {"reduction": reduction})
 
 

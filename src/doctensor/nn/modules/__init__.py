@@ -5,6 +5,7 @@ from .activation import (
     ELU,
     GELU,
     SELU,
+    CosineSimilarity,
     Hardshrink,
     Hardsigmoid,
     Hardswish,
@@ -19,6 +20,7 @@ from .activation import (
     Sigmoid,
     SiLU,
     Softmax,
+    Softmin,
     Softplus,
     Softshrink,
     Softsign,
@@ -27,19 +29,39 @@ from .activation import (
     Threshold,
 )
 from .container import ModuleDict, ModuleList, Sequential
-from .conv import AdaptiveAvgPool2d, AvgPool2d, Conv1d, Conv2d, MaxPool2d
+from .conv import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    Conv1d,
+    Conv2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 from .linear import Bilinear, Identity, Linear
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from .misc import Dropout, Embedding, Flatten, Unflatten
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Identity", "Linear", "Bilinear",
-           "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d",
+           "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AdaptiveAvgPool1d",
+           "AvgPool2d", "AdaptiveAvgPool2d",
            "ReLU", "LeakyReLU", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax", "ELU", "SELU",
            "CELU", "SiLU", "Mish", "Softplus", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish",
            "LogSigmoid", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold",
-           "PReLU", "Flatten",
+           "PReLU", "Softmin", "CosineSimilarity", "Flatten",
            "Unflatten", "Dropout", "Embedding", "LayerNorm", "BatchNorm1d", "BatchNorm2d",
-           "MSELoss", "L1Loss",
+           "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "KLDivLoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]

@@ -9,7 +9,7 @@ from .module import Module
 __all__ = ["ReLU", "LeakyReLU", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax", "ELU",
            "SELU", "CELU", "SiLU", "Mish", "Softplus", "Hardtanh", "ReLU6", "Hardsigmoid",
            "Hardswish", "LogSigmoid", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink",
-           "Threshold", "PReLU"]
+           "Threshold", "PReLU", "Softmin", "CosineSimilarity"]
 
 
 class ReLU(Module):
@@ -289,3 +289,28 @@ class PReLU(Module):
 
     def extra_repr(self):
         return f"num_parameters={self.num_parameters}"
+
+
+class Softmin(Module):
+    """``softmax(-x, dim)``."""
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class CosineSimilarity(Module):
+    """The cosine of the angle between two inputs along ``dim``."""
+
+    def __init__(self, dim=1, eps=1e-8):
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def forward(self, x1, x2):
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)

@@ -4,7 +4,8 @@ from .. import functional as F
 from .linear import draw_weight_and_bias, weight_and_bias
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
+__all__ = ["Conv1d", "Conv2d", "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "MaxPool2d",
+           "AvgPool2d", "AdaptiveAvgPool2d"]
 
 
 _PADDING_MODES = {"same", "valid"}  # a set, printed in this process's order, as torch's
@@ -89,6 +90,8 @@ class Conv2d(_ConvNd):
 class MaxPool2d(Module):
     """The largest value of each window (``stride`` defaults to the kernel size)."""
 
+    function = F.max_pool2d
+
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
                  ceil_mode=False):
         super().__init__()
@@ -100,8 +103,8 @@ class MaxPool2d(Module):
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
     def forward(self, input):
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            self.ceil_mode)
+        return type(self).function(input, self.kernel_size, self.stride, self.padding,
+                                   self.dilation, self.ceil_mode)
 
     def extra_repr(self):
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
@@ -139,3 +142,39 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
+
+
+class MaxPool1d(MaxPool2d):
+    """The largest value of each window along the last dim."""
+
+    function = F.max_pool1d
+
+
+class AvgPool1d(Module):
+    """The mean of each window along the last dim (``stride`` defaults to the kernel size)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding, self.ceil_mode = _single(padding), ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input):
+        return F.avg_pool1d(input, self.kernel_size[0], self.stride[0], self.padding[0],
+                            self.ceil_mode, self.count_include_pad)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
+    """Means over windows that cut the input's last dim into ``output_size``."""
+
+    def forward(self, input):
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+
+def _single(v):
+    return (v,) if isinstance(v, int) else tuple(v)
