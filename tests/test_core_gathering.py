@@ -217,3 +217,54 @@ def test_logsumexp_of_integers_uses_the_default_dtype():
         finally:
             T.set_default_dtype(before)
     same_outcome(scenario)
+
+
+SCATTER = {
+    "src": lambda T, x, s: x.scatter(1, T.tensor([[0, 1], [2, 3]]), s[:, :2]),
+    "value": lambda T, x, s: x.scatter(0, T.tensor([[1, 0, 1, 0]]), 7.5),
+    "value_keyword": lambda T, x, s: T.scatter(x, 1, T.tensor([[3], [0]]), value=-1.0),
+    "larger_src": lambda T, x, s: x.scatter(1, T.tensor([[0, 1, 2]]), s.detach()),
+    "repeated_last_wins": lambda T, x, s: x.scatter(1, T.tensor([[1, 1, 1]]), s[:1, :3]),
+    "int32_index": lambda T, x, s: x.scatter(1, T.tensor([[2]], dtype=T.int32), s[:1, :1]),
+    "empty_index": lambda T, x, s: x.scatter(1, T.zeros(0, 0, dtype=T.int64), 1.0),
+    "add": lambda T, x, s: x.scatter_add(1, T.tensor([[0, 0, 3], [1, 1, 1]]), s[:, :3]),
+    "add_dim0": lambda T, x, s: T.scatter_add(x, 0, T.tensor([[1, 1, 0, 0]]), s[:1]),
+    "one_hot_in_place": lambda T, x, s: T.zeros(3, 5).scatter_(
+        1, T.tensor([[1], [4], [0]]), 1),
+    "in_place_history": lambda T, x, s: (x * 1).scatter_(1, T.tensor([[2, 0]]), s[:1, :2]),
+    "add_in_place_history": lambda T, x, s: (x * 1).scatter_add_(0, T.tensor([[1, 0]]),
+                                                                 s[:1, :2]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCATTER))
+def test_scatter_like_torch(name):
+    def fn(T):
+        x = T.arange(8.0).view(2, 4).requires_grad_()
+        s = (T.arange(8.0).view(2, 4) * 10 + 1).requires_grad_()
+        y = SCATTER[name](T, x, s)
+        if y.requires_grad:
+            (y * T.arange(float(y.numel())).view(y.shape)).sum().backward()
+        return y, y._version, x.grad, s.grad
+    same_outcome(fn)
+
+
+SCATTER_ERRORS = {
+    "float_index": lambda T: T.zeros(2, 4).scatter(1, T.tensor([[0.0]]), 1.0),
+    "src_dtype": lambda T: T.zeros(2, 4).scatter(1, T.tensor([[0]]), T.ones(1, 1, dtype=T.int64)),
+    "index_dims": lambda T: T.zeros(2, 4).scatter(1, T.tensor([0, 1]), 1.0),
+    "index_larger_than_src": lambda T: T.zeros(2, 4).scatter(1, T.tensor([[0, 1]]), T.ones(1, 1)),
+    "index_larger_than_self": lambda T: T.zeros(2, 4).scatter(0, T.zeros(3, 1, dtype=T.int64),
+                                                             1.0),
+    "out_of_bounds": lambda T: T.zeros(2, 4).scatter(1, T.tensor([[0, 5]]), 1.0),
+    "negative": lambda T: T.zeros(2, 4).scatter_add(1, T.tensor([[-1]]), T.ones(1, 1)),
+    "add_larger_than_src": lambda T: T.zeros(2, 4).scatter_add(1, T.tensor([[0, 0]]),
+                                                               T.ones(1, 1)),
+    "leaf_in_place": lambda T: T.zeros(2, 4, requires_grad=True).scatter_(
+        1, T.tensor([[0]]), 1.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCATTER_ERRORS))
+def test_scatter_errors_like_torch(name):
+    same_outcome(SCATTER_ERRORS[name])

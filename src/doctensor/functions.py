@@ -29,7 +29,7 @@ __all__ = [
     "randn", "randint", "memory_format", "contiguous_format", "preserve_format",
     "channels_last", "channels_last_3d",
     "randperm", "rand_like", "randn_like", "randint_like", "bernoulli", "multinomial", "normal",
-    "constant_pad_nd", "broadcast_shapes", "broadcast_tensors",
+    "constant_pad_nd", "broadcast_shapes", "broadcast_tensors", "scatter", "scatter_add",
     "is_tensor", "numel", "add", "sub", "mul", "div", "true_divide", "pow", "neg", "abs", "exp",
     "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "where", "maximum",
     "minimum", "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "matmul",
@@ -288,6 +288,14 @@ def outer(input, vec2):
 
 def index_select(input, dim, index):
     return input.index_select(dim, index)
+
+
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    return gathering.scatter(input, dim, index, src, value, reduce)
+
+
+def scatter_add(input, dim, index, src):
+    return gathering.scatter_add(input, dim, index, src)
 
 
 def gather(input, dim, index):

@@ -806,6 +806,18 @@ class Tensor(TensorBase):
     def index_select(self, dim, index):
         return gathering.index_select(self, dim, index)
 
+    def scatter(self, dim, index, src=None, value=None, *, reduce=None):
+        return gathering.scatter(self, dim, index, src, value, reduce)
+
+    def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
+        return gathering.scatter(self, dim, index, src, value, reduce, in_place=True)
+
+    def scatter_add(self, dim, index, src):
+        return gathering.scatter_add(self, dim, index, src)
+
+    def scatter_add_(self, dim, index, src):
+        return gathering.scatter_add(self, dim, index, src, in_place=True)
+
     def gather(self, dim, index):
         return gathering.gather(self, dim, index)
 

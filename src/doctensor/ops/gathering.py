@@ -11,11 +11,12 @@ import numpy as np
 
 from .. import _strides as S
 from .._dtypes import _BY_NP
+from . import _registry as R
 from ._registry import declare, needs_grad, record, recorded, wrap_result
 from .pointwise import check_same_device
 
-__all__ = ["index_select", "gather", "masked_select", "nonzero", "diag", "triangle", "unique",
-           "bincount"]
+__all__ = ["index_select", "gather", "scatter", "scatter_add", "masked_select", "nonzero",
+           "diag", "triangle", "unique", "bincount"]
 
 _INDEX_KINDS = (np.dtype(np.int32), np.dtype(np.int64))
 
@@ -131,6 +132,108 @@ def gather(t, dim, index):
         bad = int(idx.reshape(-1)[outside.reshape(-1).argmax()])
         raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
     return _run(_gather, (t, index), d)
+
+
+@declare("scatter", "ScatterBackward0", ("self", "index", "src"), saves={"index": (0, 2)})
+def _scatter(xp, a, index, src, dim):
+    out = a.copy()
+    if index.size:
+        out[_positions(index, dim, max(a.ndim, 1)) if a.ndim else ()] = src
+    return out
+
+
+@_scatter.def_backward
+def _(ctx, grad):
+    n = ctx.needs_input_grad
+    return (scatter(grad, ctx.dim, ctx.index, value=0) if n[0] else None, None,
+            gather(grad, ctx.dim, ctx.index) if n[2] else None)
+
+
+_scatter_value = declare("scatter", "ScatterBackward1", ("self", "index"),
+                         saves={"index": (0,)})(lambda xp, a, index, dim, value: _scatter.forward(
+                             xp, a, index, xp.asarray(value, a.dtype), dim))
+
+
+@_scatter_value.def_backward
+def _(ctx, grad):
+    return (scatter(grad, ctx.dim, ctx.index, value=0), None)
+
+
+def _cut(src, index):
+    """The part of ``src`` that a scatter reads: its leading block of ``index``'s shape."""
+    return src[tuple(slice(0, n) for n in index.shape)] if src.ndim else src
+
+
+def _check_scatter(name, t, dim, index, src):
+    """torch's checks of scatter and scatter_add, in its order; returns the wrapped dim."""
+    check_same_device([x for x in (t, index, src) if x is not None])
+    if index._data.dtype not in _INDEX_KINDS:
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+    if src is not None and src._data.dtype != t._data.dtype:
+        raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+    ndim, idx = max(t._data.ndim, 1), index._data
+    d = S.wrap_dim(dim, ndim)
+    if not idx.size:
+        return d
+    if max(idx.ndim, 1) != ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    shape = t._data.shape or (1,)
+    src_shape = None if src is None else (src._data.shape or (1,))
+    for k in range(ndim):
+        size = (idx.shape or (1,))[k]
+        if k != d and size > shape[k] or src_shape is not None and size > src_shape[k]:
+            raise RuntimeError(
+                f"Expected index {list(idx.shape)} to be no larger than self {list(t.shape)} "
+                f"apart from dimension {d}" + ("" if src is None else
+                                               f" and to be no larger size than src "
+                                               f"{list(src.shape)}"))
+    outside = (idx < 0) | (idx >= shape[d])
+    if outside.any():
+        bad = int(idx.reshape(-1)[outside.reshape(-1).argmax()])
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {shape[d]}")
+    return d
+
+
+def _result(t, op, inputs, attrs, out, in_place):
+    """``op``'s result ``out``: a new tensor, or written into ``t`` (Note [in-place] of
+    pointwise.py: checks, one version bump, history rebased on ``t``)."""
+    if not in_place:
+        return _apply(op, inputs, attrs, out)
+    from .pointwise import check_inference_inplace, check_inplace, rebase_history
+    grad = needs_grad(inputs)
+    if t._inference:
+        check_inference_inplace(t)
+    if grad:
+        check_inplace(t)
+    t._data[...] = out
+    t._bump_version()
+    if grad:
+        rebase_history(t, op, inputs, attrs)
+    return t
+
+
+def scatter(t, dim, index, src=None, value=None, reduce=None, in_place=False):
+    """``t`` with ``src[i][j]`` (or ``value``) written at ``[i][index[i][j]]`` for ``dim=1``
+    (likewise for every dim); repeated indices: the last write wins."""
+    if reduce is not None:
+        raise NotImplementedError("doctensor's scatter takes no reduce: use scatter_add")
+    if src is not None and not isinstance(src, R.Tensor):
+        src, value = None, src
+    d = _check_scatter("scatter", t, dim, index, src)
+    xp = t._backend.xp
+    if src is None:
+        out = _scatter_value.forward(xp, t._data, index._data, d, value)
+        return _result(t, _scatter_value, (t, index), {"dim": d, "value": value}, out,
+                       in_place)
+    out = _scatter.forward(xp, t._data, index._data, _cut(src._data, index), d)
+    return _result(t, _scatter, (t, index, src), {"dim": d}, out, in_place)
+
+
+def scatter_add(t, dim, index, src, in_place=False):
+    """``t`` with ``src[i][j]`` added at ``[i][index[i][j]]`` for ``dim=1`` (repeats add up)."""
+    d = _check_scatter("scatter_add", t, dim, index, src)
+    out = _scatter_add.forward(t._backend.xp, t._data, index._data, _cut(src._data, index), d)
+    return _result(t, _scatter_add, (t, index, src), {"dim": d}, out, in_place)
 
 
 def _backwards(pick, scatter, pick_again):
