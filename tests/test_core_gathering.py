@@ -268,3 +268,28 @@ SCATTER_ERRORS = {
 @pytest.mark.parametrize("name", sorted(SCATTER_ERRORS))
 def test_scatter_errors_like_torch(name):
     same_outcome(SCATTER_ERRORS[name])
+
+
+REARRANGE = {
+    "movedim": lambda T, x: x.movedim(0, -1),
+    "movedim_many": lambda T, x: T.movedim(x, (0, 1), (2, 0)),
+    "moveaxis": lambda T, x: T.moveaxis(x, -1, 0),
+    "swapaxes": lambda T, x: T.swapaxes(x, 0, 2),
+    "swapdims": lambda T, x: x.swapdims(1, 2),
+    "tile_fewer": lambda T, x: T.tile(x, (2,)),
+    "tile_more": lambda T, x: x.tile(2, 1, 1, 2),
+    "movedim_lengths": lambda T, x: x.movedim((0, 1), (2,)),
+    "movedim_range": lambda T, x: x.movedim(0, 5),
+    "movedim_repeat_source": lambda T, x: x.movedim((0, 0), (1, 2)),
+    "movedim_repeat_destination": lambda T, x: x.movedim((0, 1), (1, 1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REARRANGE))
+def test_movedim_swapaxes_tile_like_torch(name):
+    def fn(T):
+        x = T.arange(24.0).view(2, 3, 4).requires_grad_()
+        y = REARRANGE[name](T, x)
+        (y * T.arange(float(y.numel())).view(y.shape)).sum().backward()
+        return y, y._base is x, x.grad
+    same_outcome(fn)

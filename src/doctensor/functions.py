@@ -30,6 +30,7 @@ __all__ = [
     "channels_last", "channels_last_3d",
     "randperm", "rand_like", "randn_like", "randint_like", "bernoulli", "multinomial", "normal",
     "constant_pad_nd", "broadcast_shapes", "broadcast_tensors", "scatter", "scatter_add",
+    "movedim", "moveaxis", "swapaxes", "swapdims", "tile",
     "is_tensor", "numel", "add", "sub", "mul", "div", "true_divide", "pow", "neg", "abs", "exp",
     "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "where", "maximum",
     "minimum", "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "matmul",
@@ -606,6 +607,25 @@ def t(input):
 
 def permute(input, dims):
     return input.permute(*dims)
+
+
+def movedim(input, source, destination):
+    return input.movedim(source, destination)
+
+
+moveaxis = movedim
+
+
+def swapaxes(input, axis0, axis1):
+    return input.transpose(axis0, axis1)
+
+
+def swapdims(input, dim0, dim1):
+    return input.transpose(dim0, dim1)
+
+
+def tile(input, dims):
+    return input.tile(dims)
 
 
 def narrow(input, dim, start, length):

@@ -496,6 +496,33 @@ class Tensor(TensorBase):
     def permute(self, *dims):
         return V.make_view(self, V.permute, {"dims": _size_args(dims)})
 
+    def movedim(self, source, destination):
+        """The dims ``source`` moved to the places ``destination`` (the others keep their
+        order): a permute, as in torch."""
+        source = [source] if isinstance(source, int) else list(source)
+        destination = [destination] if isinstance(destination, int) else list(destination)
+        if len(source) != len(destination):
+            raise RuntimeError(f"movedim: Invalid source or destination dims: source ({source} "
+                               f"dims) should contain the same number of dims as destination "
+                               f"({destination} dims)")
+        n = max(self.dim(), 1)
+        src = [S.wrap_dim(d, n) for d in source]
+        dst = [S.wrap_dim(d, n) for d in destination]
+        for name, dims, given in (("source", src, source), ("destination", dst, destination)):
+            if len(set(dims)) != len(dims):
+                raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
+        order, rest = [None] * self.dim(), iter(d for d in range(self.dim()) if d not in src)
+        for s, d in zip(src, dst):
+            order[d] = s
+        return self.permute([d if d is not None else next(rest) for d in order])
+
+    moveaxis = movedim
+
+    def tile(self, *dims):
+        """``repeat`` with ``dims`` padded with leading 1s to the tensor's dims."""
+        dims = _size_args(dims)
+        return self.repeat((1,) * (self.dim() - len(dims)) + tuple(dims))
+
     def expand(self, *sizes):
         sizes = _size_args(sizes)
         if len(sizes) < self._data.ndim:
