@@ -245,3 +245,22 @@ def test_cumprod_double_backward_through_zeros_is_refused():
     x = doctensor.tensor([2.0, 0.0, 3.0], requires_grad=True)
     with pytest.raises(NotImplementedError, match="cumprod through zeros"):
         doctensor.autograd.grad(x.cumprod(0).sum(), x, create_graph=True)
+
+
+@pytest.mark.parametrize("name", ["erf", "erfc", "atan2", "atan2_in_place", "erf_int"])
+def test_erf_erfc_atan2_like_torch(name):
+    """Values within float32 round-off (torch's vectorised erf/erfc are not correctly
+    rounded; doctensor's are), gradients, grad_fn names, the origin and infinities."""
+    def fn(T):
+        x = T.tensor([-3.0, -0.5, 0.0, 0.3, 2.0, float("inf"), -float("inf"), float("nan"),
+                      -0.0, 1e-20], requires_grad=True)
+        y = T.tensor([1.0, -2.0, 0.0, -0.0, 3.0, 1.0, float("inf"), 1.0, -0.0, 0.0],
+                     requires_grad=True)
+        out = {"erf": lambda: x.erf(), "erfc": lambda: T.erfc(x),
+               "atan2": lambda: T.atan2(x, y),
+               "atan2_in_place": lambda: (x * 1).atan2_(y),
+               "erf_int": lambda: T.erf(T.tensor([1, 2]))}[name]()
+        if out.requires_grad:
+            out.backward(T.ones_like(out))
+        return out, x.grad, y.grad
+    same_outcome(fn, rtol=2e-7, atol=1e-7, reprs=False)

@@ -30,7 +30,7 @@ __all__ = [
     "channels_last", "channels_last_3d",
     "randperm", "rand_like", "randn_like", "randint_like", "bernoulli", "multinomial", "normal",
     "constant_pad_nd", "broadcast_shapes", "broadcast_tensors", "scatter", "scatter_add",
-    "movedim", "moveaxis", "swapaxes", "swapdims", "tile",
+    "movedim", "moveaxis", "swapaxes", "swapdims", "tile", "erf", "erfc", "atan2", "arctan2",
     "is_tensor", "numel", "add", "sub", "mul", "div", "true_divide", "pow", "neg", "abs", "exp",
     "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "where", "maximum",
     "minimum", "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "matmul",
@@ -553,6 +553,21 @@ def log1p(input):
 
 def expm1(input):
     return input.expm1()
+
+
+def erf(input):
+    return input.erf()
+
+
+def erfc(input):
+    return input.erfc()
+
+
+def atan2(input, other):
+    return input.atan2(other)
+
+
+arctan2 = atan2
 
 
 def round(input, *, decimals=None):  # noqa: A001  (torch.round)

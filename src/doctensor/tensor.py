@@ -1154,6 +1154,26 @@ class Tensor(TensorBase):
     def expm1(self):
         return P.run(P.expm1, (self,), floating=True)
 
+    def erf(self):
+        return P.run(P.erf, (self,), floating=True)
+
+    def erf_(self):
+        return P.inplace(P.erf, self, (), floating=True)
+
+    def erfc(self):
+        return P.run(P.erfc, (self,), floating=True)
+
+    def erfc_(self):
+        return P.inplace(P.erfc, self, (), floating=True)
+
+    def atan2(self, other):
+        return P.run(P.atan2, (self, other), floating=True)
+
+    arctan2 = atan2
+
+    def atan2_(self, other):
+        return P.inplace(P.atan2, self, (other,), floating=True)
+
     def expm1_(self):
         return P.inplace(P.expm1, self, (), floating=True)
 

@@ -765,6 +765,58 @@ def _(ctx, grad):
     return (grad * (ctx.result + 1),)
 
 
+_ERF = np.frompyfunc(math.erf, 1, 1)
+_ERFC = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _libm(fn):
+    """A float64 libm function (Python's math) applied elementwise (NumPy has no erf)."""
+    return lambda a: fn(a).astype(np.float64) if a.ndim else np.float64(fn(a))
+
+
+@declare("erf", "ErfBackward0", saves={"self": (0,)})
+def erf(xp, a):
+    return xp.asarray(wide(_libm(_ERF), a))
+
+
+@erf.def_backward
+def _(ctx, grad):
+    x = ctx.self
+    return (grad * (2 / math.sqrt(math.pi)) * (-(x * x)).exp(),)
+
+
+@declare("erfc", "ErfcBackward0", saves={"self": (0,)})
+def erfc(xp, a):
+    return xp.asarray(wide(_libm(_ERFC), a))
+
+
+@erfc.def_backward
+def _(ctx, grad):
+    x = ctx.self
+    return (grad * (-2 / math.sqrt(math.pi)) * (-(x * x)).exp(),)
+
+
+@declare("atan2", "Atan2Backward0", ("self", "other"), saves={"self": (0, 1), "other": (0, 1)})
+def atan2(xp, a, b):
+    return wide2(xp.arctan2, a, b)
+
+
+@atan2.def_backward
+def _(ctx, grad):
+    y, x, n = ctx.self, ctx.other, ctx.needs_input_grad
+    square = y * y + x * x
+    recip = where_tensor(square == 0, 0.0, square.reciprocal())  # 0 at the origin, as torch
+    return (grad * x * recip if n[0] else None, grad * -y * recip if n[1] else None)
+
+
+def wide2(fn, a, b):
+    """``wide`` for a function of two arrays of one dtype."""
+    if a.dtype in _NARROW:
+        return fn(a.astype(np.float64), b.astype(np.float64)).astype(np.float32).astype(
+            a.dtype, copy=False)
+    return fn(a, b)
+
+
 @declare("round", "RoundBackward0")
 def round_(xp, a):
     return a.copy() if a.dtype.kind in "iu" else xp.rint(a)  # rint: half to even, as torch
