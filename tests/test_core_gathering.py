@@ -293,3 +293,42 @@ def test_movedim_swapaxes_tile_like_torch(name):
         (y * T.arange(float(y.numel())).view(y.shape)).sum().backward()
         return y, y._base is x, x.grad
     same_outcome(fn)
+
+
+INDEX_WRITES = {
+    "add": lambda T, x, s: x.index_add(0, T.tensor([2, 0]), s),
+    "add_alpha_repeats": lambda T, x, s: T.index_add(x, 0, T.tensor([1, 1]), s, alpha=-1.5),
+    "add_dim1_int32": lambda T, x, s: x.index_add(1, T.tensor([3, 0], dtype=T.int32),
+                                                  s[:, :2].repeat(2, 1)[:3]),
+    "add_in_place": lambda T, x, s: (x * 1).index_add_(0, T.tensor([0, 2]), s),
+    "fill": lambda T, x, s: x.index_fill(1, T.tensor([1, -1]), -2.0),
+    "fill_scalar_index": lambda T, x, s: T.index_fill(x, 1, T.tensor(2), 5.0),
+    "fill_in_place": lambda T, x, s: (x * 1).index_fill_(0, T.tensor([1]), 0.5),
+    "copy": lambda T, x, s: x.index_copy(0, T.tensor([2, 0]), s),
+    "copy_in_place": lambda T, x, s: (x * 1).index_copy_(0, T.tensor([1, 2]), s),
+    "add_bounds": lambda T, x, s: x.index_add(0, T.tensor([0, 3]), s),
+    "add_negative": lambda T, x, s: x.index_add(0, T.tensor([-1, 0]), s),
+    "add_count": lambda T, x, s: x.index_add(1, T.tensor([0, 1]), s),
+    "add_shape": lambda T, x, s: x.index_add(0, T.tensor([0, 1]), s[:, :3]),
+    "add_float_index": lambda T, x, s: x.index_add(0, T.tensor([0.0, 1.0]), s),
+    "add_matrix_index": lambda T, x, s: x.index_add(0, T.tensor([[0, 1]]), s),
+    "fill_bounds": lambda T, x, s: x.index_fill(1, T.tensor([4]), 1.0),
+    "fill_int32_index": lambda T, x, s: x.index_fill(1, T.tensor([1], dtype=T.int32), 1.0),
+    "fill_matrix_index": lambda T, x, s: x.index_fill(1, T.tensor([[1]]), 1.0),
+    "fill_tensor_value": lambda T, x, s: x.index_fill(1, T.tensor([1]), T.tensor([1.0, 2.0])),
+    "copy_bounds": lambda T, x, s: x.index_copy(0, T.tensor([0, 5]), s),
+    "copy_negative": lambda T, x, s: x.index_copy(0, T.tensor([-1, 0]), s),
+    "copy_count": lambda T, x, s: x.index_copy(0, T.tensor([0, 1, 2]), s),
+    "copy_float_index": lambda T, x, s: x.index_copy(0, T.tensor([0.0, 1.0]), s),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDEX_WRITES))
+def test_index_add_fill_copy_like_torch(name):
+    def fn(T):
+        x = T.arange(12.0).view(3, 4).requires_grad_()
+        s = (T.arange(8.0).view(2, 4) * 10 + 1).requires_grad_()
+        y = INDEX_WRITES[name](T, x, s)
+        (y * T.arange(float(y.numel())).view(y.shape)).sum().backward()
+        return y, y._version, x.grad, s.grad
+    same_outcome(fn)

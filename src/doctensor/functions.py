@@ -31,6 +31,7 @@ __all__ = [
     "randperm", "rand_like", "randn_like", "randint_like", "bernoulli", "multinomial", "normal",
     "constant_pad_nd", "broadcast_shapes", "broadcast_tensors", "scatter", "scatter_add",
     "movedim", "moveaxis", "swapaxes", "swapdims", "tile", "erf", "erfc", "atan2", "arctan2",
+    "index_add", "index_fill", "index_copy",
     "is_tensor", "numel", "add", "sub", "mul", "div", "true_divide", "pow", "neg", "abs", "exp",
     "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "where", "maximum",
     "minimum", "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "matmul",
@@ -289,6 +290,18 @@ def outer(input, vec2):
 
 def index_select(input, dim, index):
     return input.index_select(dim, index)
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    return gathering.index_add(input, dim, index, source, alpha)
+
+
+def index_fill(input, dim, index, value):
+    return gathering.index_fill(input, dim, index, value)
+
+
+def index_copy(input, dim, index, source):
+    return gathering.index_copy(input, dim, index, source)
 
 
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):

@@ -833,6 +833,24 @@ class Tensor(TensorBase):
     def index_select(self, dim, index):
         return gathering.index_select(self, dim, index)
 
+    def index_add(self, dim, index, source, *, alpha=1):
+        return gathering.index_add(self, dim, index, source, alpha)
+
+    def index_add_(self, dim, index, source, *, alpha=1):
+        return gathering.index_add(self, dim, index, source, alpha, in_place=True)
+
+    def index_fill(self, dim, index, value):
+        return gathering.index_fill(self, dim, index, value)
+
+    def index_fill_(self, dim, index, value):
+        return gathering.index_fill(self, dim, index, value, in_place=True)
+
+    def index_copy(self, dim, index, source):
+        return gathering.index_copy(self, dim, index, source)
+
+    def index_copy_(self, dim, index, source):
+        return gathering.index_copy(self, dim, index, source, in_place=True)
+
     def scatter(self, dim, index, src=None, value=None, *, reduce=None):
         return gathering.scatter(self, dim, index, src, value, reduce)
 

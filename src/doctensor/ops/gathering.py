@@ -15,7 +15,8 @@ from . import _registry as R
 from ._registry import declare, needs_grad, record, recorded, wrap_result
 from .pointwise import check_same_device
 
-__all__ = ["index_select", "gather", "scatter", "scatter_add", "masked_select", "nonzero",
+__all__ = ["index_select", "index_add", "index_fill", "index_copy", "gather", "scatter",
+           "scatter_add", "masked_select", "nonzero",
            "diag", "triangle", "unique", "bincount"]
 
 _INDEX_KINDS = (np.dtype(np.int32), np.dtype(np.int64))
@@ -45,9 +46,10 @@ def _index_select(xp, a, index, dim):
 
 
 @declare("index_add", "IndexAddBackward0", ("self", "index", "source"), saves={"index": (2,)})
-def _index_add(xp, a, index, source, dim):
+def _index_add(xp, a, index, source, dim, alpha=1):
     out = a.copy()
-    _add_at(xp, out, _along(dim, index.reshape(-1)) if a.ndim else (), source)
+    _add_at(xp, out, _along(dim, index.reshape(-1)) if a.ndim else (),
+            source if alpha == 1 else source * xp.asarray(alpha, a.dtype))
     return out
 
 
@@ -74,6 +76,112 @@ def index_select(t, dim, index):
     if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
         raise IndexError("index out of range in self")
     return _run(_index_select, (t, index), d)
+
+
+def _check_index_vector(name, t, dim, index, source=None, negative=False):
+    """torch's checks of index_add / index_copy / index_fill's index (a vector of int64, or
+    int32 for index_add) and of a source's shape; returns (wrapped dim, index array)."""
+    check_same_device([x for x in (t, index, source) if x is not None])
+    d = S.wrap_dim(dim, max(t._data.ndim, 1))
+    idx = index._data
+    if name == "index_add_":
+        if idx.dtype not in _INDEX_KINDS:
+            raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                               f"{_BY_NP[idx.dtype].scalar_name}")
+        if idx.ndim > 1:
+            raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                             f"{idx.ndim} with type: {_BY_NP[idx.dtype].scalar_name} and size: "
+                             f"{list(idx.shape)}")
+    elif name == "index_copy_" and idx.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{_BY_NP[idx.dtype].scalar_name}")
+    elif name == "index_fill_":
+        if idx.dtype != np.int64:
+            raise IndexError("index_fill_(): Expected dtype int64 for index.")
+        if idx.ndim > 1:
+            raise RuntimeError("Index has to be a vector/scalar")
+    size = t._data.shape[d] if t._data.ndim else 1
+    if source is not None:
+        count = source._data.shape[d] if source._data.ndim else 1
+        if name == "index_copy_" and idx.size != count:
+            raise IndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to "
+                             f"source.size(dim) ({count})")
+        if name == "index_add_" and idx.size != count:
+            raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal "
+                               f"to source.size(dim): ({count}), for dim: {d}")
+        rest = [n for k, n in enumerate(t._data.shape) if k != d]
+        if rest != [n for k, n in enumerate(source._data.shape) if k != d]:
+            raise RuntimeError(f"source tensor shape must match self tensor shape, excluding "
+                               f"the specified dimension. Got self.shape = {list(t.shape)} "
+                               f"source.shape = {list(source.shape)}")
+    flat = idx.reshape(-1)
+    low = -size if negative else 0
+    bad = (flat < low) | (flat >= size)
+    if bad.any():
+        value = int(flat[bad.argmax()])
+        prefix = "index_copy_(): " if name == "index_copy_" else ""
+        raise (RuntimeError if name == "index_add_" else IndexError)(
+            f"{prefix}index {value} is out of bounds for dimension {d} with size {size}")
+    return d, flat % size if negative and size else flat
+
+
+def index_add(t, dim, index, source, alpha=1, in_place=False):
+    """``t`` with ``alpha * source``'s slices added at positions ``index`` along ``dim``
+    (repeated positions add up)."""
+    d, _ = _check_index_vector("index_add_", t, dim, index, source)
+    out = _index_add.forward(t._backend.xp, t._data, index._data, source._data, d, alpha)
+    return _result(t, _index_add, (t, index, source), {"dim": d, "alpha": alpha}, out,
+                   in_place)
+
+
+@declare("index_fill", "IndexFillBackward0", ("self", "index"), saves={"index": (0,)})
+def _index_fill(xp, a, index, dim, value):
+    out = a.copy()
+    out[_along(dim, index) if a.ndim else ()] = value
+    return out
+
+
+@_index_fill.def_backward
+def _(ctx, grad):
+    return (index_fill(grad, ctx.dim, ctx.index, 0), None)
+
+
+_index_fill.unsaved = frozenset({"value"})
+
+
+def index_fill(t, dim, index, value, in_place=False):
+    """``t`` with the slices at positions ``index`` along ``dim`` set to the number
+    ``value`` (negative positions count from the end)."""
+    if isinstance(value, R.Tensor):
+        if value.dim():
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but "
+                               f"got tensor with {value.dim()} dimension(s).")
+        raise NotImplementedError("doctensor's index_fill takes a number as value")
+    d, idx = _check_index_vector("index_fill_", t, dim, index, negative=True)
+    out = _index_fill.forward(t._backend.xp, t._data, idx, d, value)
+    return _result(t, _index_fill, (t, index), {"dim": d, "value": value}, out, in_place)
+
+
+@declare("index_copy", "IndexCopyBackward0", ("self", "index", "source"),
+         saves={"index": (0, 2)})
+def _index_copy(xp, a, index, source, dim):
+    out = a.copy()
+    out[_along(dim, index.reshape(-1)) if a.ndim else ()] = source
+    return out
+
+
+@_index_copy.def_backward
+def _(ctx, grad):
+    n = ctx.needs_input_grad
+    return (index_fill(grad, ctx.dim, ctx.index, 0) if n[0] else None, None,
+            index_select(grad, ctx.dim, ctx.index) if n[2] else None)
+
+
+def index_copy(t, dim, index, source, in_place=False):
+    """``t`` with ``source``'s slices copied to positions ``index`` along ``dim``."""
+    d, _ = _check_index_vector("index_copy_", t, dim, index, source)
+    out = _index_copy.forward(t._backend.xp, t._data, index._data, source._data, d)
+    return _result(t, _index_copy, (t, index, source), {"dim": d}, out, in_place)
 
 
 # -- gather and its backward, scatter_add -----------------------------------------------------
@@ -248,8 +356,10 @@ def _backwards(pick, scatter, pick_again):
     @scatter.def_backward
     def _(ctx, grad):
         n = ctx.needs_input_grad
-        return (grad if n[0] else None, None,
-                pick_again(grad, ctx.dim, ctx.index) if n[2] else None)
+        picked = pick_again(grad, ctx.dim, ctx.index) if n[2] else None
+        alpha = ctx.attrs.get("alpha", 1)
+        return (grad if n[0] else None, None, picked if alpha == 1 or picked is None
+                else picked * alpha)
 
 
 _backwards(_index_select, _index_add, index_select)
