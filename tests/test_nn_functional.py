@@ -258,3 +258,36 @@ def test_broadcast_helpers_like_torch():
         return (T.broadcast_shapes((3, 1), (1, 4), 4, [2, 1, 1]), a, b,
                 T.broadcast_tensors(x, x)[0] is x)
     same_outcome(fn)
+
+
+GROUP_NORM = {
+    "module": lambda T, x: T.nn.GroupNorm(3, 6)(x),
+    "functional_affine": lambda T, x: T.nn.functional.group_norm(
+        x, 2, T.linspace(0.5, 2, 6).requires_grad_(), T.linspace(-1, 1, 6).requires_grad_()),
+    "one_group": lambda T, x: T.nn.functional.group_norm(x, 1),
+    "instance_like": lambda T, x: T.nn.GroupNorm(6, 6, affine=False)(x),
+    "no_bias": lambda T, x: T.nn.GroupNorm(2, 6, bias=False)(x),
+    "three_dims": lambda T, x: T.nn.functional.group_norm(x.flatten(2), 3, eps=1e-3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GROUP_NORM))
+def test_group_norm_like_torch(name):
+    def fn(T):
+        T.manual_seed(0)
+        x = (T.randn(2, 6, 4, 3) * 3 + 1).requires_grad_()
+        y = GROUP_NORM[name](T, x)
+        (y * y * T.linspace(-1, 1, y.numel()).view(y.shape)).sum().backward()
+        return y, y.grad_fn.name(), x.grad
+    same_outcome(fn, rtol=2e-5, atol=2e-5, reprs=False)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.nn.functional.group_norm(T.ones(2, 6, 4), 4),
+    lambda T: T.nn.functional.group_norm(T.ones(2, 6, 4), 3, T.ones(3)),
+    lambda T: T.nn.GroupNorm(4, 6),
+    lambda T: [repr(T.nn.GroupNorm(3, 6)), repr(T.nn.GroupNorm(3, 6, affine=False)),
+               [n for n, _ in T.nn.GroupNorm(2, 4, bias=False).named_parameters()]],
+], ids=["channels", "weight", "module_channels", "reprs"])
+def test_group_norm_errors_and_reprs_like_torch(call):
+    same_outcome(call)

@@ -49,7 +49,7 @@ __all__ = [
     "flip", "cumsum",
     # nn ops that torch also exposes as torch.* (ops/nn_ops.py)
     "softmax", "log_softmax", "dropout", "addcmul", "addcdiv", "lerp", "embedding",
-    "layer_norm", "batch_norm", "binary_cross_entropy_with_logits",
+    "layer_norm", "group_norm", "batch_norm", "binary_cross_entropy_with_logits",
 ]
 
 
@@ -727,6 +727,10 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True):
     return nn_ops.layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
+    return nn_ops.group_norm(input, num_groups, weight, bias, eps)
 
 
 def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,

@@ -254,6 +254,10 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return torch.layer_norm(input, normalized_shape, weight, bias, eps)
 
 
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    return torch.group_norm(input, num_groups, weight, bias, eps)
+
+
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
                momentum=0.1, eps=1e-5):
     return torch.batch_norm(input, weight, bias, running_mean, running_var, training, momentum,

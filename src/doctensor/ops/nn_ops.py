@@ -23,7 +23,7 @@ from .reduction import sum_dim
 __all__ = ["softmax", "gelu", "leaky_relu", "nll_loss", "mse_loss", "smooth_l1_loss",
            "huber_loss",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "embedding",
-           "layer_norm", "batch_norm", "addcmul", "addcdiv", "lerp", "one_hot"]
+           "layer_norm", "group_norm", "batch_norm", "addcmul", "addcdiv", "lerp", "one_hot"]
 
 
 def _apply(op, inputs, attrs=None):
@@ -531,6 +531,57 @@ def _(ctx, grad):
     if n[2]:
         gb = grad.sum(batch) if batch else grad
     return gx, gw, gb
+
+
+def _channel_shape(x):
+    """The shape that puts a per-channel vector on dim 1 of ``x``."""
+    return (1, x.shape[1]) + (1,) * (len(x.shape) - 2)
+
+
+@declare("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"),
+         saves={"input": (0, 1), "weight": (0,)})
+def native_group_norm_op(xp, x, w, b, groups=1, eps=1e-5):
+    g = x.reshape(x.shape[0], groups, -1)
+    mean, rstd, _ = _norm_stats(xp, g, (2,), eps)
+    out = ((g - mean) * rstd).reshape(x.shape)
+    if w is not None:
+        out = out * w.reshape(_channel_shape(x))
+    if b is not None:
+        out = out + b.reshape(_channel_shape(x))
+    return out
+
+
+@native_group_norm_op.def_backward
+def _(ctx, grad):
+    x, w, groups = ctx.input, ctx.weight, ctx.groups
+    xhat, rstd = _normalized(x.reshape(x.shape[0], groups, -1), (2,), ctx.eps)
+    others = (0,) + tuple(range(2, x.dim()))
+    n = ctx.needs_input_grad
+    gx = gw = gb = None
+    if n[0]:
+        d = (grad if w is None else grad * w.reshape(_channel_shape(x))).reshape(xhat.shape)
+        gx = (rstd * (d - d.mean(2, keepdim=True) - xhat * (d * xhat).mean(2, keepdim=True))
+              ).reshape(x.shape)
+    if n[1]:
+        gw = (grad * xhat.reshape(x.shape)).sum(others)
+    if n[2]:
+        gb = grad.sum(others)
+    return gx, gw, gb
+
+
+def group_norm(x, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalise each sample over groups of its channels (and every other dim)."""
+    channels = x.shape[1] if x.dim() > 1 else 1
+    if channels % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {list(x.shape)} and "
+                           f"num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != channels):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape {list(t.shape)} "
+                               f"and input of shape {list(x.shape)}")
+    return _apply(native_group_norm_op, (x, weight, bias), {"groups": num_groups, "eps": eps})
 
 
 @declare("native_batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"),

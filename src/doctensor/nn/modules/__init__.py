@@ -53,7 +53,7 @@ from .loss import (
 )
 from .misc import Dropout, Embedding, Flatten, Unflatten
 from .module import Module
-from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Identity", "Linear", "Bilinear",
            "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AdaptiveAvgPool1d",
@@ -62,6 +62,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Identity", "Line
            "CELU", "SiLU", "Mish", "Softplus", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish",
            "LogSigmoid", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold",
            "PReLU", "Softmin", "CosineSimilarity", "Flatten",
-           "Unflatten", "Dropout", "Embedding", "LayerNorm", "BatchNorm1d", "BatchNorm2d",
+           "Unflatten", "Dropout", "Embedding", "LayerNorm", "GroupNorm", "BatchNorm1d",
+           "BatchNorm2d",
            "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "KLDivLoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
