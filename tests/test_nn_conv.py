@@ -357,3 +357,43 @@ PAD_ERRORS = {
 @pytest.mark.parametrize("name", sorted(PAD_ERRORS))
 def test_pad_and_conv_errors_like_torch(name):
     same_outcome(PAD_ERRORS[name])
+
+
+RESIZE = {
+    "nearest_double": {"scale_factor": 2},
+    "nearest_size": {"size": (7, 5)},
+    "nearest_fraction": {"scale_factor": 1.7},
+    "nearest_shrink": {"scale_factor": 0.4},
+    "nearest_two_factors": {"scale_factor": (2, 3)},
+    "nearest_recompute": {"scale_factor": 1.7, "recompute_scale_factor": True},
+    "bilinear": {"scale_factor": 2, "mode": "bilinear"},
+    "bilinear_corners": {"size": (9, 4), "mode": "bilinear", "align_corners": True},
+    "bilinear_fraction": {"scale_factor": 1.3, "mode": "bilinear"},
+    "bilinear_shrink": {"scale_factor": 0.5, "mode": "bilinear"},
+    "bilinear_one_row": {"size": (1, 6), "mode": "bilinear", "align_corners": True},
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESIZE))
+def test_interpolate_like_torch(name):
+    def fn(T):
+        T.manual_seed(0)
+        x = T.randn(2, 3, 5, 6, requires_grad=True)
+        y = T.nn.functional.interpolate(x, **RESIZE[name])
+        (g,) = T.autograd.grad((y * y).sum(), x, create_graph=True)
+        (gg,) = T.autograd.grad((g * g).sum(), x)
+        return y, y.grad_fn.name(), g, gg
+    same_outcome(fn, rtol=1e-5, atol=1e-5, reprs=False)  # sums of many float32 terms in gg
+
+
+@pytest.mark.parametrize("call", [
+    lambda T, x: T.nn.functional.interpolate(x),
+    lambda T, x: T.nn.functional.interpolate(x, size=2, scale_factor=2),
+    lambda T, x: T.nn.functional.interpolate(x, scale_factor=2, mode="foo"),
+    lambda T, x: T.nn.functional.interpolate(x, scale_factor=2, align_corners=True),
+    lambda T, x: T.nn.functional.interpolate(x[0], scale_factor=2, mode="bilinear"),
+    lambda T, x: [repr(T.nn.Upsample(scale_factor=2)), repr(T.nn.Upsample(
+        size=(4, 4), mode="bilinear", align_corners=False)), T.nn.Upsample(scale_factor=2)(x)],
+], ids=["no_size", "both", "mode", "corners", "bilinear_3d", "module"])
+def test_interpolate_errors_and_module_like_torch(call):
+    same_outcome(lambda T: call(T, T.arange(12.0).view(1, 1, 3, 4)))

@@ -31,9 +31,10 @@ from .ops.nn_ops import (
     one_hot,
     smooth_l1_loss,
 )
+from .ops.resampling import upsample
 
 __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "binary_cross_entropy", "celu", "conv1d",
            "conv2d", "elu", "gelu", "hardshrink", "hardsigmoid", "hardswish", "hardtanh",
            "huber_loss", "leaky_relu", "log_sigmoid", "max_pool2d", "mish", "mse_loss",
            "nll_loss", "one_hot", "prelu", "silu", "smooth_l1_loss", "softplus", "softshrink",
-           "threshold"]
+           "threshold", "upsample"]

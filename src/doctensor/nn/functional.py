@@ -6,6 +6,7 @@ composes it, so the autograd graph shows the same nodes (``linear`` on a 2-D inp
 ``AddmmBackward0``; ``l1_loss`` is ``MeanBackward0 <- AbsBackward0 <- SubBackward0``).
 """
 
+import math
 import warnings
 
 import doctensor as torch
@@ -45,6 +46,41 @@ def pad(input, pad, mode="constant", value=None):
         raise NotImplementedError(f"doctensor's F.pad supports mode='constant' only, not "
                                   f"{mode!r}")
     return torch.constant_pad_nd(input, pad, 0 if value is None else value)
+
+
+_INTERPOLATING = ("linear", "bilinear", "bicubic", "trilinear")
+_MODES = ("nearest", *_INTERPOLATING[:2], "bicubic", "trilinear", "lanczos", "area",
+          "nearest-exact")
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """Resize (N, C, H, W) inputs to ``size`` or by ``scale_factor``: 'nearest' or
+    'bilinear' (torch's sample positions: Note [resampling arithmetic])."""
+    if align_corners is not None and mode not in _INTERPOLATING:
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    if size is None and scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if mode not in _MODES:
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
+                                  f"(got {input.dim()}D) for the modes: {' | '.join(_MODES)} "
+                                  f"(got {mode})")
+    if mode == "bilinear" and input.dim() != 4:
+        raise NotImplementedError(f"Got {input.dim()}D input, but bilinear mode needs 4D input")
+    if mode not in ("nearest", "bilinear") or input.dim() != 4 or antialias:
+        raise NotImplementedError("doctensor's interpolate resizes 4-d inputs by 'nearest' or "
+                                  "'bilinear' (no antialias)")
+    if size is not None:
+        size, scales = ((size, size) if isinstance(size, int) else tuple(size)), (None, None)
+    else:
+        factors = (scale_factor,) * 2 if isinstance(scale_factor, (int, float)) \
+            else tuple(scale_factor)
+        size = tuple(math.floor(float(input.shape[2 + i]) * factors[i]) for i in range(2))
+        scales = (None, None) if recompute_scale_factor else tuple(map(float, factors))
+    return _nn.upsample(input, size, scales, mode, align_corners)
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):

@@ -38,6 +38,7 @@ from .conv import (
     Conv2d,
     MaxPool1d,
     MaxPool2d,
+    Upsample,
 )
 from .linear import Bilinear, Identity, Linear
 from .loss import (
@@ -57,7 +58,7 @@ from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Identity", "Linear", "Bilinear",
            "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AdaptiveAvgPool1d",
-           "AvgPool2d", "AdaptiveAvgPool2d",
+           "AvgPool2d", "AdaptiveAvgPool2d", "Upsample",
            "ReLU", "LeakyReLU", "Sigmoid", "Tanh", "GELU", "Softmax", "LogSoftmax", "ELU", "SELU",
            "CELU", "SiLU", "Mish", "Softplus", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish",
            "LogSigmoid", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold",

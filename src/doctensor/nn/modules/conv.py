@@ -5,7 +5,7 @@ from .linear import draw_weight_and_bias, weight_and_bias
 from .module import Module
 
 __all__ = ["Conv1d", "Conv2d", "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "MaxPool2d",
-           "AvgPool2d", "AdaptiveAvgPool2d"]
+           "AvgPool2d", "AdaptiveAvgPool2d", "Upsample"]
 
 
 _PADDING_MODES = {"same", "valid"}  # a set, printed in this process's order, as torch's
@@ -178,3 +178,26 @@ class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
 
 def _single(v):
     return (v,) if isinstance(v, int) else tuple(v)
+
+
+class Upsample(Module):
+    """Resize by ``scale_factor`` or to ``size`` with ``F.interpolate``."""
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        self.size, self.mode = size, mode
+        self.scale_factor = scale_factor if scale_factor is None or not isinstance(
+            scale_factor, (int, float)) else float(scale_factor)
+        if isinstance(scale_factor, tuple):
+            self.scale_factor = tuple(map(float, scale_factor))
+        self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
+
+    def forward(self, input):
+        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                             recompute_scale_factor=self.recompute_scale_factor)
+
+    def extra_repr(self):
+        info = (f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None
+                else f"size={self.size!r}")
+        return f"{info}, mode={self.mode!r}"
