@@ -197,6 +197,17 @@ SCHEDULERS = {
     "linear_decay": lambda S, o: S.LinearLR(o, 1.0, 0.1, 6),
     "cosine": lambda S, o: S.CosineAnnealingLR(o, T_max=7, eta_min=0.001),
     "cosine_default": lambda S, o: S.CosineAnnealingLR(o, 10),
+    "constant": lambda S, o: S.ConstantLR(o, factor=0.25, total_iters=4),
+    "polynomial": lambda S, o: S.PolynomialLR(o, total_iters=8, power=2.0),
+    "warm_restarts": lambda S, o: S.CosineAnnealingWarmRestarts(o, T_0=3, T_mult=2,
+                                                                eta_min=0.01),
+    "warm_restarts_plain": lambda S, o: S.CosineAnnealingWarmRestarts(o, 5),
+    "warmup_then_cosine": lambda S, o: S.SequentialLR(o, [
+        S.LinearLR(o, start_factor=0.1, total_iters=5), S.CosineAnnealingLR(o, T_max=15)],
+        milestones=[5]),
+    "three_phases": lambda S, o: S.SequentialLR(o, [
+        S.ConstantLR(o, 0.5, total_iters=3), S.ExponentialLR(o, 0.9),
+        S.StepLR(o, 4, 0.5)], milestones=[4, 11]),
 }
 
 
@@ -213,6 +224,33 @@ def test_scheduler_learning_rates_are_torchs(name):
             sched.step()
             lrs.append(sched.get_last_lr() + [g["lr"] for g in opt.param_groups])
         return lrs, sorted(sched.state_dict()), sched.last_epoch
+    same_outcome(fn, reprs=False, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", ["step", "multistep", "exponential", "linear", "cosine",
+                                  "constant", "polynomial", "warm_restarts"])
+def test_scheduler_step_with_epoch_like_torch(name):
+    """step(epoch): torch's deprecation warning, and the closed form where there is one."""
+    def fn(T):
+        import warnings
+        S = T.optim.lr_scheduler
+        opt = T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.2)
+        sched = {"step": lambda: S.StepLR(opt, 3, 0.5),
+                 "multistep": lambda: S.MultiStepLR(opt, [2, 5, 5], 0.1),
+                 "exponential": lambda: S.ExponentialLR(opt, 0.8),
+                 "linear": lambda: S.LinearLR(opt, 0.2, 1.0, 6),
+                 "cosine": lambda: S.CosineAnnealingLR(opt, 7, 0.01),
+                 "constant": lambda: S.ConstantLR(opt, 0.5, 3),
+                 "polynomial": lambda: S.PolynomialLR(opt, 6, 1.5),
+                 "warm_restarts": lambda: S.CosineAnnealingWarmRestarts(opt, 2, 3)}[name]()
+        lrs = []
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for epoch in (4, 1, 9, 2, 30):
+                opt.step()
+                sched.step(epoch)
+                lrs.append(sched.get_last_lr())
+        return lrs, sorted({str(w.message) for w in caught})
     same_outcome(fn, reprs=False, rtol=0, atol=0)
 
 
@@ -249,7 +287,13 @@ def test_reduce_lr_on_plateau_like_torch(name):
     lambda S, o: S.ReduceLROnPlateau(o, min_lr=[0.1, 0.2]),
     lambda S, o: S.LinearLR(o, start_factor=0),
     lambda S, o: S.LinearLR(o, end_factor=1.5),
-], ids=["factor", "mode", "threshold_mode", "min_lrs", "start_factor", "end_factor"])
+    lambda S, o: S.ConstantLR(o, factor=2.0),
+    lambda S, o: S.CosineAnnealingWarmRestarts(o, T_0=0),
+    lambda S, o: S.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=0),
+    lambda S, o: S.SequentialLR(o, [S.ExponentialLR(o, 0.9)], milestones=[3]),
+    lambda S, o: S.SequentialLR(o, [], milestones=[]),
+], ids=["factor", "mode", "threshold_mode", "min_lrs", "start_factor", "end_factor",
+        "constant_factor", "T_0", "T_mult", "milestones", "no_schedulers"])
 def test_scheduler_errors_like_torch(make):
     same_outcome(lambda T: make(T.optim.lr_scheduler,
                                 T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1)))
