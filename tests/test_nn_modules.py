@@ -428,3 +428,29 @@ def test_deepcopy_inplace_functional_and_clip_errors():
         return (type(m2[0].weight).__name__, m2[0].weight.data_ptr() != m[0].weight.data_ptr(),
                 m2[0].weight, repr(m2), r, d, lr, err)
     same_outcome(fn)
+
+
+@pytest.mark.parametrize("kw", [{}, {"batch_first": True}, {"padding_value": -1.0},
+                                {"batch_first": True, "padding_side": "left"},
+                                {"padding_side": "middle"}])
+def test_pad_sequence_like_torch(kw):
+    def fn(T):
+        a = T.ones(3, 2, requires_grad=True)
+        b = T.arange(2.0).view(1, 2).requires_grad_()
+        c = T.full((2, 2), 5.0)
+        y = T.nn.utils.rnn.pad_sequence([a, b, c], **kw)
+        (y * T.arange(float(y.numel())).view(y.shape)).sum().backward()
+        return y, y.grad_fn.name(), a.grad, b.grad
+    same_outcome(fn)
+
+
+def test_embedding_from_pretrained_like_torch():
+    def fn(T):
+        w = T.arange(12.0).view(4, 3)
+        frozen = T.nn.Embedding.from_pretrained(w)
+        trained = T.nn.Embedding.from_pretrained(w, freeze=False, padding_idx=1)
+        y = trained(T.tensor([1, 2, 2]))
+        y.sum().backward()
+        return (repr(frozen), frozen.weight.requires_grad, frozen(T.tensor([3, 0])),
+                repr(trained), trained.weight.grad, frozen.weight.data_ptr() == w.data_ptr())
+    same_outcome(fn)

@@ -1,11 +1,13 @@
-"""``torch.nn.utils``: gradient clipping and flat parameter vectors."""
+"""``torch.nn.utils``: gradient clipping, flat parameter vectors, and ``rnn.pad_sequence``."""
 
 import math
 
 import doctensor as torch
 
+from . import rnn
+
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector",
-           "vector_to_parameters"]
+           "vector_to_parameters", "rnn"]
 
 
 def reset_grads(parameters, set_to_none=True):
