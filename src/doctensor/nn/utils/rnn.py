@@ -7,9 +7,9 @@ __all__ = ["pad_sequence"]
 
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
     """Sequences of different lengths (dim 0) stacked into one tensor, padded with
-    ``padding_value`` after them (or before, ``padding_side='left'``): (longest, batch, *) or,
-    ``batch_first``, (batch, longest, *).  Each sequence is copied into a slice of the result,
-    as torch does (its grad_fn is CopySlices)."""
+    ``padding_value`` after them (or before, ``padding_side='left'``): shaped
+    ``(longest, batch, ...)`` or, with ``batch_first``, ``(batch, longest, ...)``.  Each
+    sequence is copied into a slice of the result, as torch does (its grad_fn is CopySlices)."""
     if not sequences:
         raise RuntimeError("received an empty list of sequences")
     if padding_side not in ("left", "right"):
