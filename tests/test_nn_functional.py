@@ -291,3 +291,34 @@ def test_group_norm_like_torch(name):
 ], ids=["channels", "weight", "module_channels", "reprs"])
 def test_group_norm_errors_and_reprs_like_torch(call):
     same_outcome(call)
+
+
+FEATURE_DROPOUT = {
+    "2d": lambda T, F, x: F.dropout2d(x, 0.3),
+    "2d_module_eval": lambda T, F, x: [T.nn.Dropout2d(0.3).eval()(x) is x,
+                                       repr(T.nn.Dropout2d(0.3))],
+    "2d_all": lambda T, F, x: F.dropout2d(x, 1.0),
+    "2d_none": lambda T, F, x: F.dropout2d(x, 0.0) is x,
+    "2d_3d_input": lambda T, F, x: F.dropout2d(x[0], 0.5),
+    "2d_2d_input": lambda T, F, x: F.dropout2d(x[0, 0], 0.5),
+    "2d_in_place": lambda T, F, x: F.dropout2d(x * 1, 0.6, inplace=True),
+    "1d": lambda T, F, x: F.dropout1d(x.flatten(2), 0.5),
+    "1d_unbatched": lambda T, F, x: T.nn.Dropout1d(0.5)(x[0].flatten(1)),
+    "1d_4d_input": lambda T, F, x: F.dropout1d(x, 0.5),
+    "p_out_of_range": lambda T, F, x: F.dropout2d(x, 1.5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FEATURE_DROPOUT))
+def test_channel_dropout_matches_torchs_noise(name):
+    def fn(T):
+        import warnings
+        T.manual_seed(0)
+        x = T.randn(2, 5, 3, 2, requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = FEATURE_DROPOUT[name](T, T.nn.functional, x)
+        if isinstance(out, T.Tensor) and out.requires_grad:
+            out.sum().backward()
+        return out, x.grad, T.rand(2), [str(w.message) for w in caught]
+    same_outcome(fn)

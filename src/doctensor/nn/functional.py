@@ -270,13 +270,71 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
     The noise is torch's: the same seed drops the same elements (TORCH_EXACTNESS A.8).
     """
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _check_p(p)
     if inplace:
         if training and p > 0:
             input.mul_(torch.dropout(torch.ones_like(input), p, True))
         return input
     return torch.dropout(input, p, training)
+
+
+def _feature_dropout(input, p, training, inplace):
+    """Zero whole channels (dim 1 slices) with probability ``p``, scale the rest by
+    ``1/(1-p)``: torch's noise is ``bernoulli_(1 - p)`` drawn on an (N, C, 1, ...) tensor."""
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        zero = torch.zeros((), dtype=input.dtype, device=input.device)
+        return input.mul_(zero) if inplace else input * zero
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    noise = input.new_empty(tuple(input.shape[:2]) + (1,) * (input.dim() - 2))
+    noise.bernoulli_(1 - p)
+    noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Channel dropout of (N, C, L) or unbatched (C, L) inputs."""
+    _check_p(p)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note "
+            "that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs).")
+    if input.dim() == 3:
+        return _feature_dropout(input, p, training, inplace)
+    batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    out = _feature_dropout(batched, p, training, inplace)
+    return out.squeeze_(0) if inplace else out.squeeze(0)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Channel dropout of (N, C, H, W) inputs (3-d inputs are taken as (N, C, L), with
+    torch's warning)."""
+    _check_p(p)
+    if input.dim() not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {input.dim()}-D input to dropout2d, which is deprecated and "
+            "will result in an error in a future release. To retain the behavior and silence "
+            "this warning, please use dropout instead. Note that dropout2d exists to provide "
+            "channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, and "
+            "an optional batch dimension (i.e. 3D or 4D inputs).", stacklevel=2)
+    if input.dim() == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,

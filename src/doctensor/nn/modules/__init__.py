@@ -52,7 +52,7 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
-from .misc import Dropout, Embedding, Flatten, Unflatten
+from .misc import Dropout, Dropout1d, Dropout2d, Embedding, Flatten, Unflatten
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 
@@ -63,7 +63,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Identity", "Line
            "CELU", "SiLU", "Mish", "Softplus", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish",
            "LogSigmoid", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold",
            "PReLU", "Softmin", "CosineSimilarity", "Flatten",
-           "Unflatten", "Dropout", "Embedding", "LayerNorm", "GroupNorm", "BatchNorm1d",
-           "BatchNorm2d",
+           "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Embedding", "LayerNorm",
+           "GroupNorm", "BatchNorm1d", "BatchNorm2d",
            "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "KLDivLoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]

@@ -7,7 +7,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Flatten", "Unflatten", "Dropout", "Embedding"]
+__all__ = ["Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Embedding"]
 
 
 class Flatten(Module):
@@ -56,6 +56,20 @@ class Dropout(Module):
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout1d(Dropout):
+    """In training, zero each channel of (N, C, L) inputs with probability ``p``."""
+
+    def forward(self, input):
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(Dropout):
+    """In training, zero each channel of (N, C, H, W) inputs with probability ``p``."""
+
+    def forward(self, input):
+        return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
 class Embedding(Module):
