@@ -13,7 +13,13 @@ from .. import _strides as S
 from .._dtypes import _BY_NP
 from . import _registry as R
 from ._registry import declare, needs_grad, record, recorded, wrap_result
-from .pointwise import check_same_device
+from .pointwise import (
+    check_inference_inplace,
+    check_inplace,
+    check_same_device,
+    inplace,
+    rebase_history,
+)
 
 __all__ = ["index_select", "index_add", "index_fill", "index_copy", "gather", "scatter",
            "scatter_add", "masked_select", "nonzero",
@@ -307,7 +313,6 @@ def _result(t, op, inputs, attrs, out, in_place):
     pointwise.py: checks, one version bump, history rebased on ``t``)."""
     if not in_place:
         return _apply(op, inputs, attrs, out)
-    from .pointwise import check_inference_inplace, check_inplace, rebase_history
     grad = needs_grad(inputs)
     if t._inference:
         check_inference_inplace(t)
@@ -474,7 +479,6 @@ def triangle(name, t, diagonal=0, in_place=False):
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     op = _TRIANGLES[name]
     if in_place:
-        from .pointwise import inplace
         return inplace(op, t, (), {"diagonal": diagonal})
     out = op.forward(t._backend.xp, t._data, diagonal)
     return _apply(op, (t,), {"diagonal": diagonal}, out.astype(t._data.dtype, copy=False))
