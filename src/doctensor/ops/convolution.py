@@ -16,11 +16,11 @@ pools once more.
 
 import numpy as np
 
-from .._strides import contiguous_strides
 from .._tensor_base import warn_once
 from ._registry import declare, needs_grad, record, recorded, wrap_result, zeros_like
 from .joining import constant_pad
 from .pointwise import check_same_device
+from .reduction import contiguous_result
 
 __all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pair"]
 
@@ -145,13 +145,6 @@ def _(ctx, grad):
     return convolution_backward(grad, x, w, n, _conv_attrs(ctx), shapes)
 
 
-def _contiguous(a):
-    """``a`` with torch's contiguous strides (NumPy leaves a size-1 dim's stride as it was)."""
-    if a.strides != tuple(s * a.itemsize for s in contiguous_strides(a.shape)):
-        a = a.copy(order="C")
-    return a
-
-
 def _conv_attrs(ctx):
     return {"stride": ctx.stride, "padding": ctx.padding, "dilation": ctx.dilation,
             "groups": ctx.groups}
@@ -204,7 +197,7 @@ def convolution_backward(grad, x, w, mask, attrs, shapes):
     attrs = {**attrs, "output_mask": tuple(mask), "shapes": shapes}
     arrays = _conv_backward.forward(np, grad._data, None if x is None else x._data,
                                     None if w is None else w._data, **attrs)
-    outs = tuple(None if a is None else wrap_result(_contiguous(a), grad) for a in arrays)
+    outs = tuple(None if a is None else wrap_result(contiguous_result(a, np), grad) for a in arrays)
     if needs_grad((grad, x, w)):
         record(_conv_backward, (grad, x, w), outs, attrs)
     return outs
@@ -248,7 +241,7 @@ def _pool_gradient_op(name, pool_again):
 def _pool_gradient(op, array, grad, x, attrs):
     """The pool's input gradient ``array``, made from ``grad``, with ``op``'s node under
     create_graph."""
-    result = wrap_result(_contiguous(array), grad)
+    result = wrap_result(contiguous_result(array, np), grad)
     if needs_grad((grad, x)):
         record(op, (grad, x), (result,), attrs)
     return result
