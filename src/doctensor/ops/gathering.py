@@ -240,12 +240,17 @@ def gather(t, dim, index):
             raise RuntimeError(
                 f"Size does not match at dimension {k} expected index {list(idx.shape)} to be "
                 f"no larger than self {list(shape)} apart from dimension {d}")
-    size = shape[d] if ndim else 1
+    _check_bounds(idx, d, shape[d] if ndim else 1)
+    return _run(_gather, (t, index), d)
+
+
+def _check_bounds(idx, d, size):
+    """torch's error for the first index (in memory order, as its loop meets it) outside
+    ``[0, size)`` (gather and the scatters)."""
     outside = (idx < 0) | (idx >= size)
-    if outside.any():  # the first one in memory order, as torch's loop meets it
+    if outside.any():
         bad = int(idx.reshape(-1)[outside.reshape(-1).argmax()])
         raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
-    return _run(_gather, (t, index), d)
 
 
 @declare("scatter", "ScatterBackward0", ("self", "index", "src"), saves={"index": (0, 2)})
@@ -301,10 +306,7 @@ def _check_scatter(name, t, dim, index, src):
                 f"apart from dimension {d}" + ("" if src is None else
                                                f" and to be no larger size than src "
                                                f"{list(src.shape)}"))
-    outside = (idx < 0) | (idx >= shape[d])
-    if outside.any():
-        bad = int(idx.reshape(-1)[outside.reshape(-1).argmax()])
-        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {shape[d]}")
+    _check_bounds(idx, d, shape[d])
     return d
 
 
