@@ -422,6 +422,7 @@ def _box_muller_f64(d, mean, std):
 
 
 def _check_floating(kernel, dtype):
+    """torch's refusal of a non-floating ``dtype`` by its kernel ``kernel``."""
     if not dtype.is_floating_point:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.scalar_name}\'')
 

@@ -11,28 +11,19 @@ derivative follows (under ``create_graph`` its nodes are ours, not torch's
 
 import numpy as np
 
+from ..random import _check_floating
 from ._registry import declare
 from .nn_ops import _apply, _f
-from .pointwise import inplace, where_tensor
+from .pointwise import inplace, where_tensor, wide
 
 __all__ = ["elu", "celu", "silu", "mish", "softplus", "hardtanh", "hardsigmoid", "hardswish",
            "log_sigmoid", "softshrink", "hardshrink", "threshold", "prelu"]
 
 
-def _wide(xp, a, fn):
-    """``fn`` of the array ``a`` computed in float64, rounded to ``a``'s dtype."""
-    return fn(a.astype(np.float64)).astype(a.dtype)
-
-
-def _floating(t, kernel):
-    if not t.dtype.is_floating_point:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{t.dtype.scalar_name}\'')
-
-
 def _run(op, t, attrs, in_place, kernel=None, out_op=None):
     """``op`` on ``t``; in place, ``out_op`` (torch's in-place node, when it differs)."""
     if kernel is not None:
-        _floating(t, kernel)
+        _check_floating(kernel, t.dtype)
     if in_place:
         return inplace(out_op or op, t, (), attrs)
     return _apply(op, (t,), attrs)
@@ -43,7 +34,7 @@ def _run(op, t, attrs, in_place, kernel=None, out_op=None):
 def _elu_forward(xp, a, alpha, scale, input_scale):
     negative = _f(alpha, a.dtype) * _f(scale, a.dtype)
     small = a * _f(input_scale, a.dtype)
-    return xp.where(a <= 0, _wide(xp, small, xp.expm1) * negative, a * _f(scale, a.dtype))
+    return xp.where(a <= 0, wide(xp.expm1, small) * negative, a * _f(scale, a.dtype))
 
 
 def _elu_slope(x, alpha, scale, input_scale, from_result=False):
@@ -109,7 +100,7 @@ def celu(t, alpha=1.0, in_place=False):
 
 @declare("silu", "SiluBackward0", saves={"self": (0,)})
 def silu_op(xp, a):
-    return _wide(xp, a, lambda x: x / (1 + np.exp(-x)))
+    return wide(lambda x: x / (1 + np.exp(-x)), a)
 
 
 @silu_op.def_backward
@@ -125,7 +116,7 @@ def silu(t, in_place=False):
 
 @declare("mish", "MishBackward0", saves={"self": (0,)})
 def mish_op(xp, a):
-    return _wide(xp, a, lambda x: x * np.tanh(np.log1p(np.exp(x))))
+    return wide(lambda x: x * np.tanh(np.log1p(np.exp(x))), a)
 
 
 @mish_op.def_backward
@@ -143,7 +134,7 @@ def mish(t, in_place=False):
 def softplus_op(xp, a, beta=1.0, threshold=20.0):
     b = _f(beta, a.dtype)
     scaled = a * b
-    soft = _wide(xp, scaled, lambda x: np.log1p(np.exp(x))) / b
+    soft = wide(lambda x: np.log1p(np.exp(x)), scaled) / b
     return xp.where(scaled > _f(threshold, a.dtype), a, soft)
 
 
@@ -160,7 +151,7 @@ def softplus(t, beta=1.0, threshold=20.0):
 
 @declare("log_sigmoid", "LogSigmoidBackward0", saves={"self": (0,)})
 def log_sigmoid_op(xp, a):
-    return _wide(xp, a, lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))))
+    return wide(lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), a)
 
 
 @log_sigmoid_op.def_backward
@@ -250,7 +241,7 @@ def _(ctx, grad):
 
 
 def softshrink(t, lambd=0.5):
-    _floating(t, "softshrink_check")
+    _check_floating("softshrink_check", t.dtype)
     _check_lambda(t, lambd)
     return _run(softshrink_op, t, {"lambd": lambd}, False)
 
@@ -300,7 +291,7 @@ def _(ctx, grad):
 def prelu(t, weight):
     """torch.prelu: ``weight`` (one number, or one per channel: dim 1) as a slope where
     ``t`` is not positive; the weight's gradient is summed back to its shape."""
-    _floating(t, "prelu_cpu")
+    _check_floating("prelu_cpu", t.dtype)
     if t.dtype != weight.dtype:
         raise RuntimeError(f"prelu: Type promoting not supported. Got {t.dtype.scalar_name} "
                            f"and {weight.dtype.scalar_name}")

@@ -625,12 +625,13 @@ sgn.def_backward(R.zero_gradient)
 _NARROW = (np.dtype(np.float32), np.dtype(np.float16))
 
 
-def wide(fn, a):
-    """``fn(a)`` computed in float64 for a float32/float16 ``a``, rounded to float32 and then
-    to ``a``'s dtype (Note [float32 transcendentals])."""
+def wide(fn, a, *more):
+    """``fn(a, *more)`` computed in float64 for float32/float16 arrays (all of ``a``'s dtype),
+    rounded to float32 and then to ``a``'s dtype (Note [float32 transcendentals])."""
     if a.dtype in _NARROW:
-        return fn(a.astype(np.float64)).astype(np.float32).astype(a.dtype, copy=False)
-    return fn(a)
+        args = (x.astype(np.float64) for x in (a, *more))
+        return fn(*args).astype(np.float32).astype(a.dtype, copy=False)
+    return fn(a, *more)
 
 
 @declare("exp", "ExpBackward0", saves={"result": (0,)})
@@ -774,31 +775,26 @@ def _libm(fn):
     return lambda a: fn(a).astype(np.float64) if a.ndim else np.float64(fn(a))
 
 
-@declare("erf", "ErfBackward0", saves={"self": (0,)})
-def erf(xp, a):
-    return xp.asarray(wide(_libm(_ERF), a))
+def _erf_op(name, fn, sign):
+    """erf (``sign`` 1) or erfc (-1, its complement): libm's values; derivative
+    ``sign * 2 / sqrt(pi) * exp(-x^2)``."""
+    op = declare(name, name.capitalize() + "Backward0", saves={"self": (0,)})(
+        lambda xp, a: xp.asarray(wide(_libm(fn), a)))
+
+    @op.def_backward
+    def _(ctx, grad):
+        x = ctx.self
+        return (grad * (sign * 2 / math.sqrt(math.pi)) * (-(x * x)).exp(),)
+    return op
 
 
-@erf.def_backward
-def _(ctx, grad):
-    x = ctx.self
-    return (grad * (2 / math.sqrt(math.pi)) * (-(x * x)).exp(),)
-
-
-@declare("erfc", "ErfcBackward0", saves={"self": (0,)})
-def erfc(xp, a):
-    return xp.asarray(wide(_libm(_ERFC), a))
-
-
-@erfc.def_backward
-def _(ctx, grad):
-    x = ctx.self
-    return (grad * (-2 / math.sqrt(math.pi)) * (-(x * x)).exp(),)
+erf = _erf_op("erf", _ERF, 1)
+erfc = _erf_op("erfc", _ERFC, -1)
 
 
 @declare("atan2", "Atan2Backward0", ("self", "other"), saves={"self": (0, 1), "other": (0, 1)})
 def atan2(xp, a, b):
-    return wide2(xp.arctan2, a, b)
+    return wide(xp.arctan2, a, b)
 
 
 @atan2.def_backward
@@ -807,14 +803,6 @@ def _(ctx, grad):
     square = y * y + x * x
     recip = where_tensor(square == 0, 0.0, square.reciprocal())  # 0 at the origin, as torch
     return (grad * x * recip if n[0] else None, grad * -y * recip if n[1] else None)
-
-
-def wide2(fn, a, b):
-    """``wide`` for a function of two arrays of one dtype."""
-    if a.dtype in _NARROW:
-        return fn(a.astype(np.float64), b.astype(np.float64)).astype(np.float32).astype(
-            a.dtype, copy=False)
-    return fn(a, b)
 
 
 @declare("round", "RoundBackward0")
