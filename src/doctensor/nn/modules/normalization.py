@@ -11,6 +11,19 @@ from .module import Module
 __all__ = ["GroupNorm", "LayerNorm", "BatchNorm1d", "BatchNorm2d"]
 
 
+def _scale_and_shift(module, shape, affine, bias, device, dtype):
+    """A norm layer's learnable ``weight`` (ones) and ``bias`` (zeros) of ``shape``, each
+    registered as None where ``affine`` (or, for the bias, ``bias``) says no."""
+    if affine:
+        module.weight = Parameter(torch.ones(shape, device=device, dtype=dtype))
+    else:
+        module.register_parameter("weight", None)
+    if affine and bias:
+        module.bias = Parameter(torch.zeros(shape, device=device, dtype=dtype))
+    else:
+        module.register_parameter("bias", None)
+
+
 class GroupNorm(Module):
     """Normalise each sample over groups of ``num_channels / num_groups`` channels, then
     scale and shift per channel."""
@@ -23,14 +36,7 @@ class GroupNorm(Module):
                              f"({num_groups})")
         self.num_groups, self.num_channels, self.eps, self.affine = (num_groups, num_channels,
                                                                     eps, affine)
-        if affine:
-            self.weight = Parameter(torch.ones(num_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-        if affine and bias:
-            self.bias = Parameter(torch.zeros(num_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        _scale_and_shift(self, num_channels, affine, bias, device, dtype)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
@@ -51,17 +57,7 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(torch.ones(self.normalized_shape, device=device,
-                                               dtype=dtype))
-            if bias:
-                self.bias = Parameter(torch.zeros(self.normalized_shape, device=device,
-                                                  dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _scale_and_shift(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -87,15 +83,7 @@ class _BatchNorm(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(torch.ones(num_features, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(torch.zeros(num_features, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _scale_and_shift(self, num_features, affine, bias, device, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", torch.zeros(num_features, device=device,
                                                              dtype=dtype))
