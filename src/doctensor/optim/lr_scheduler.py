@@ -21,6 +21,11 @@ __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LinearLR",
            "SequentialLR", "LambdaLR", "ReduceLROnPlateau"]
 
 
+def _lrs(optimizer):
+    """The learning rates of ``optimizer``'s param groups, in order."""
+    return [group["lr"] for group in optimizer.param_groups]
+
+
 class LRScheduler:
     """Sets each param group's ``lr`` from ``get_lr()`` at every ``step()`` (one step at
     construction, so ``last_epoch`` starts at 0)."""
@@ -87,7 +92,7 @@ class LRScheduler:
         self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, lrs):
             group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+        self._last_lr = _lrs(self.optimizer)
 
     def state_dict(self):
         return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
@@ -106,7 +111,7 @@ class StepLR(LRScheduler):
 
     def get_lr(self):
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
-            return [group["lr"] for group in self.optimizer.param_groups]
+            return _lrs(self.optimizer)
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
@@ -125,7 +130,7 @@ class MultiStepLR(LRScheduler):
 
     def get_lr(self):
         if self.last_epoch not in self.milestones:
-            return [group["lr"] for group in self.optimizer.param_groups]
+            return _lrs(self.optimizer)
         return [group["lr"] * self.gamma ** self.milestones[self.last_epoch]
                 for group in self.optimizer.param_groups]
 
@@ -144,7 +149,7 @@ class ExponentialLR(LRScheduler):
 
     def get_lr(self):
         if self._is_initial:
-            return [group["lr"] for group in self.optimizer.param_groups]
+            return _lrs(self.optimizer)
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
@@ -167,7 +172,7 @@ class LinearLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        lrs = [group["lr"] for group in self.optimizer.param_groups]
+        lrs = _lrs(self.optimizer)
         if self.last_epoch == 0:
             return [lr * self.start_factor for lr in lrs]
         if self._is_initial or self.last_epoch > self.total_iters:
@@ -194,7 +199,7 @@ class CosineAnnealingLR(LRScheduler):
     def get_lr(self):
         groups, eta, t = self.optimizer.param_groups, self.eta_min, self.last_epoch
         if self._is_initial:
-            return [group["lr"] for group in groups]
+            return _lrs(self.optimizer)
         if self._step_count == 1 and t > 0:
             return [eta + (base - eta) * (1 + math.cos(t * math.pi / self.T_max)) / 2
                     for base in self.base_lrs]
@@ -221,7 +226,7 @@ class ConstantLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        lrs = [group["lr"] for group in self.optimizer.param_groups]
+        lrs = _lrs(self.optimizer)
         if self.last_epoch == 0:
             return [lr * self.factor for lr in lrs]
         if self.last_epoch != self.total_iters:
@@ -241,7 +246,7 @@ class PolynomialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        lrs = [group["lr"] for group in self.optimizer.param_groups]
+        lrs = _lrs(self.optimizer)
         if self._is_initial or self.last_epoch > self.total_iters:
             return lrs
         t, total = self.last_epoch, self.total_iters
@@ -298,7 +303,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, lrs):
             group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+        self._last_lr = _lrs(self.optimizer)
 
 
 class SequentialLR(LRScheduler):
@@ -395,7 +400,7 @@ class LambdaLR(LRScheduler):
                 self.lr_lambdas[i].__dict__.update(fn)
 
 
-class ReduceLROnPlateau:
+class ReduceLROnPlateau(LRScheduler):
     """Multiply the learning rate by ``factor`` once the metric given to ``step(metric)`` has
     not improved (by ``threshold``, relative or absolute) for more than ``patience`` steps;
     then wait ``cooldown`` steps.  Never below ``min_lr``, nor by less than ``eps``."""
@@ -417,7 +422,7 @@ class ReduceLROnPlateau:
             self.default_min_lr, self.min_lrs = min_lr, [min_lr] * len(groups)
         self.patience, self.cooldown, self.eps = patience, cooldown, eps
         self.last_epoch = 0
-        self._last_lr = [group["lr"] for group in groups]
+        self._last_lr = _lrs(optimizer)
         self._init_is_better(mode, threshold, threshold_mode)
         self.best, self.cooldown_counter, self.num_bad_epochs = self.mode_worse, 0, 0
 
@@ -439,9 +444,6 @@ class ReduceLROnPlateau:
     def in_cooldown(self):
         return self.cooldown_counter > 0
 
-    def get_last_lr(self):
-        return self._last_lr
-
     def step(self, metrics):
         current = float(metrics)
         self.last_epoch += 1
@@ -459,10 +461,4 @@ class ReduceLROnPlateau:
                 if old - new > self.eps:
                     group["lr"] = new
             self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
-
-    def state_dict(self):
-        return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
-
-    def load_state_dict(self, state_dict):
-        self.__dict__.update(state_dict)
+        self._last_lr = _lrs(self.optimizer)
