@@ -478,8 +478,13 @@ class DataLoader:
             self._iterator.restart()
         return self._iterator
 
+    @property
+    def _index_sampler(self):
+        """What a pass iterates: batches of indices, or single indices without batching."""
+        return self.batch_sampler if self.batch_sampler is not None else self.sampler
+
     def __len__(self):
-        return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
+        return len(self._index_sampler)
 
 
 class _Pass:
@@ -495,19 +500,20 @@ class _Pass:
             warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
                           "then device pinned memory won't be used.", stacklevel=3)
         self.loader = loader
-        self.indices = iter(loader.batch_sampler if loader.batch_sampler is not None
-                            else loader.sampler)
+        self.indices = iter(loader._index_sampler)
         base_seed = _draw_seed(loader.generator)  # drawn by every pass, workers or not
-        if loader.num_workers:
-            _check_worker_count(loader.num_workers)
+        _check_worker_count(loader.num_workers)
         self.workers = [_Worker(loader, w, base_seed) for w in range(loader.num_workers)]
-        self.restart(first=True)
+        self._prime()
 
-    def restart(self, first=False):
-        """Start the next pass; workers are handed their first batches of indices at once."""
-        if not first:
-            self.indices = iter(self.loader.batch_sampler if self.loader.batch_sampler
-                                is not None else self.loader.sampler)
+    def restart(self):
+        """The next pass of persistent workers."""
+        self.indices = iter(self.loader._index_sampler)
+        self._prime()
+
+    def _prime(self):
+        """Workers are handed their first batches of indices at once (the sampler's draws
+        happen then, as in torch)."""
         self.sent = 0
         self.ahead = collections.deque()
         if self.workers:
