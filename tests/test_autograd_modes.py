@@ -177,4 +177,4 @@ def test_anomaly_traceback_names_the_user_line():
 def test_no_traceback_kept_when_off():
     x = doctensor.zeros(2, requires_grad=True)
     y = x.exp()
-    assert y.grad_fn._metadata is None
+    assert y.grad_fn._extra is None  # no metadata (nor hooks) kept

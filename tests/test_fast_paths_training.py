@@ -1,6 +1,6 @@
 """The speed paths of issue 8's training step (W2) keep torch's semantics, bit for bit.
 
-* Note [bracketed fma32] (_random_math.py): ``add_(g, alpha=a)`` on large float32 tensors (the
+* Note [bracketed fma32] (_exact/fma.py): ``add_(g, alpha=a)`` on large float32 tensors (the
   SGD update) and ``uniform_`` decide most elements in float32 and redo the rest exactly.
 * Note [gradient layouts of mm] (ops/linalg.py): mm and addmm give a transposed operand a
   transposed gradient, scale by ``alpha`` after the product, and in backward without
@@ -13,7 +13,7 @@ import pytest
 import torch
 
 import doctensor
-from doctensor import _random_math as rm
+from doctensor._exact import fma as rm
 
 
 def _bits(t):
@@ -75,7 +75,7 @@ def test_bracketed_fma32_layouts():
 
 @pytest.mark.parametrize("threads", [1, 4])
 def test_bracketed_fma32_into_c_and_on_threads(threads, monkeypatch):
-    monkeypatch.setattr(rm, "_THREADS", threads)  # Note [worker threads]: no effect on bits
+    monkeypatch.setattr(rm, "THREADS", threads)  # Note [worker threads]: no effect on bits
     rng = np.random.default_rng(threads)
     for kind in ("sgd", "boundary", "special"):
         a, b, c = _inputs(kind, rng, n=300_000)

@@ -1,5 +1,5 @@
 """softmax, log_softmax and cross_entropy bit for bit against torch 2.13's CPU kernels
-(Note [softmax kernel] in ops/_softmax_kernel.py, Note [nll_loss cascade sum] in
+(Note [softmax kernel] in _exact/softmax.py, Note [nll_loss cascade sum] in
 ops/nn_ops.py), and the printed ``softmax(x).sum(1)`` that shows the last bit.
 
 float32 is exact everywhere (rows of 1..2000, dim last or not, -inf, inf, NaN, large values);

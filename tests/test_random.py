@@ -18,7 +18,8 @@ from _oracle import raised, same_outcome
 import doctensor
 from doctensor import _dtypes as dt
 from doctensor import random as dr
-from doctensor._random_math import box_muller_f32, fma32, fma64, log_f32, sincos_f32
+from doctensor._exact.avx_mathfun import box_muller_f32, log_f32, sincos_f32
+from doctensor._exact.fma import fma32, fma64
 
 # -(2**64 - 5) is not here: torch raises for it (only -2**63 <= seed < 2**64 is accepted).
 SEEDS = [0, 1, 42, 123456789, 2**31 - 1, 2**32 + 5, -1, -(2**63) + 5, 5489]
@@ -169,10 +170,10 @@ def test_randn_large_float64(n):
     assert_same_state(g, tg)
 
 
-# Note [fast float32 Box-Muller] in _random_math: box_muller_f32 must equal log_f32/sincos_f32
-# on every possible input.  A radius lane sees one of 2**24 words (low 24 bits), an angle lane
-# too, so all of them are tried.  Angle word 0 gives cos = 1, sin = 0, which isolates the radius;
-# radius word 6601320 gives radius = 1.0 exactly, which isolates sin and cos.
+# Note [fast float32 Box-Muller] in _exact/avx_mathfun.py: box_muller_f32 must equal log_f32 and
+# sincos_f32 on every possible input.  A radius lane sees one of 2**24 words (low 24 bits), an
+# angle lane too, so all of them are tried.  Angle word 0 gives cos = 1, sin = 0, which isolates
+# the radius; radius word 6601320 gives radius = 1.0 exactly, which isolates sin and cos.
 def test_box_muller_f32_on_every_input():
     one = np.float32(1.0)
     assert sincos_f32(np.zeros(1, np.float32)) == (0, 1)

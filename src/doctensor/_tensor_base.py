@@ -54,6 +54,7 @@ class TensorBase:
     _post_accumulate_hooks = None
     _inference = False  # Note [inference mode]
     _creation_meta = None  # Note [CopySlices]: how a differentiable view was made
+    _plain_views = None  # Note [views of a base without history]: weak refs to such views
     _offset = None  # (_data, its storage offset): known offsets, kept while _data stays
 
     # -- storage and layout ---------------------------------------------------------------
@@ -99,7 +100,7 @@ class TensorBase:
     def stride(self, dim=None):
         """Strides in elements, as torch counts them."""
         item = self._data.itemsize
-        strides = tuple(s // item for s in self._data.strides)
+        strides = tuple([s // item for s in self._data.strides])
         if dim is None:
             return strides
         from ._strides import wrap_dim

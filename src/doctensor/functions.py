@@ -16,8 +16,20 @@ from ._strides import (
     preserve_format,
 )
 from ._tensor_base import warn_once
-from .ops import creation, gathering, joining, linalg, nn_ops, random_ops
+from .ops import (
+    creation,
+    gathering,
+    indexing,
+    joining,
+    linalg,
+    nn_ops,
+    random_ops,
+    reduction,
+    sorting,
+    views,
+)
 from .ops import pointwise as P
+from .ops._dispatch import apply
 from .size import Size
 from .tensor import Tensor, legacy_new
 
@@ -177,119 +189,122 @@ def numel(input):
 # -- math -----------------------------------------------------------------------------------------
 
 def add(input, other, *, alpha=1):
-    return input.add(other, alpha=alpha) if isinstance(input, Tensor) else other.add(input)
+    return P.add_tensor(input, other, alpha) if isinstance(input, Tensor) else \
+        P.add_tensor(other, input)
 
 
 def sub(input, other, *, alpha=1):
-    return input.sub(other, alpha=alpha)
+    return P.sub_tensor(input, other, alpha)
 
 
 def mul(input, other):
-    return input.mul(other) if isinstance(input, Tensor) else other.mul(input)
+    return apply(P.mul, input, other) if isinstance(input, Tensor) else \
+        apply(P.mul, other, input)
 
 
 def div(input, other, *, rounding_mode=None):
-    return input.div(other, rounding_mode=rounding_mode)
+    return P.div_tensor(input, other, rounding_mode)
 
 
 true_divide = div
 
 
 def pow(input, exponent):
-    return input.pow(exponent) if isinstance(input, Tensor) else exponent.__rpow__(input)
+    return P.pow_any(input, exponent) if isinstance(input, Tensor) else \
+        apply(P.rpow, exponent, base=input)
 
 
 def neg(input):
-    return -input
+    return apply(P.neg, input)
 
 
 def abs(input):
-    return input.abs()
+    return apply(P.abs_, input)
 
 
 def exp(input):
-    return input.exp()
+    return apply(P.exp, input)
 
 
 def log(input):
-    return input.log()
+    return apply(P.log, input)
 
 
 def sqrt(input):
-    return input.sqrt()
+    return apply(P.sqrt, input)
 
 
 def square(input):
-    return input.pow(2)
+    return P.pow_any(input, 2)
 
 
 def sin(input):
-    return input.sin()
+    return apply(P.sin, input)
 
 
 def cos(input):
-    return input.cos()
+    return apply(P.cos, input)
 
 
 def tanh(input):
-    return input.tanh()
+    return apply(P.tanh, input)
 
 
 def sigmoid(input):
-    return input.sigmoid()
+    return apply(P.sigmoid, input)
 
 
 def relu(input):
-    return input.relu()
+    return apply(P.relu, input)
 
 
 def sign(input):
-    return input.sign()
+    return apply(P.sign, input)
 
 
 def sgn(input):
-    return input.sgn()
+    return apply(P.sgn, input)
 
 
 def clamp_min(input, min):
-    return input.clamp_min(min)
+    return apply(P.clamp_min, input, min=min)
 
 
 def clamp_max(input, max):
-    return input.clamp_max(max)
+    return apply(P.clamp_max, input, max=max)
 
 
 def fmod(input, other):
-    return input.fmod(other)
+    return apply(P.fmod, input, other)
 
 
 def remainder(input, other):
-    return input.remainder(other)
+    return P.remainder_any(input, other)
 
 
 def floor_divide(input, other):
-    return input.floor_divide(other)
+    return apply(P.floor_divide, input, other)
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
-    return input.nan_to_num(nan, posinf, neginf)
+    return apply(P.nan_to_num, input, nan=nan, posinf=posinf, neginf=neginf)
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return input.isclose(other, rtol, atol, equal_nan)
+    return apply(P.isclose, input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 def count_nonzero(input, dim=None):
-    return input.count_nonzero(dim)
+    return reduction.count_nonzero(input, dim)
 
 
 def outer(input, vec2):
     """torch's composite: ``input.reshape(-1, 1) * vec2`` (MulBackward0 after ViewBackward0)."""
-    return input.reshape(-1, 1) * vec2
+    return apply(P.mul, views.reshape(input, -1, 1), vec2)
 
 
 def index_select(input, dim, index):
-    return input.index_select(dim, index)
+    return gathering.index_select(input, dim, index)
 
 
 def index_add(input, dim, index, source, *, alpha=1):
@@ -313,95 +328,95 @@ def scatter_add(input, dim, index, src):
 
 
 def gather(input, dim, index):
-    return input.gather(dim, index)
+    return gathering.gather(input, dim, index)
 
 
 def nonzero(input, *, as_tuple=False):
-    return input.nonzero(as_tuple=as_tuple)
+    return gathering.nonzero(input, as_tuple)
 
 
 def argwhere(input):
-    return input.argwhere()
+    return apply(gathering.nonzero_op, input)
 
 
 def masked_select(input, mask):
-    return input.masked_select(mask)
+    return apply(gathering.masked_select_op, input, mask)
 
 
 def diag(input, diagonal=0):
-    return input.diag(diagonal)
+    return gathering.diag(input, diagonal)
 
 
 def cumprod(input, dim, *, dtype=None):
-    return input.cumprod(dim, dtype)
+    return reduction.cumprod(input, dim, dtype)
 
 
 def median(input, dim=None, keepdim=False):
-    return input.median(dim, keepdim)
+    return reduction.median(input, dim, keepdim)
 
 
 def roll(input, shifts, dims=None):
-    return input.roll(shifts, dims)
+    return joining.roll(input, shifts, dims)
 
 
 def amax(input, dim=(), keepdim=False):
-    return input.amax(dim, keepdim)
+    return reduction.amax_amin("amax", input, dim, keepdim)
 
 
 def amin(input, dim=(), keepdim=False):
-    return input.amin(dim, keepdim)
+    return reduction.amax_amin("amin", input, dim, keepdim)
 
 
 def logsumexp(input, dim, keepdim=False):
-    return input.logsumexp(dim, keepdim)
+    return reduction.logsumexp(input, dim, keepdim)
 
 
 def trace(input):
-    return input.trace()
+    return apply(reduction.trace_op, input)
 
 
 def tril(input, diagonal=0):
-    return input.tril(diagonal)
+    return apply(gathering.tril_op, input, diagonal=diagonal)
 
 
 def triu(input, diagonal=0):
-    return input.triu(diagonal)
+    return apply(gathering.triu_op, input, diagonal=diagonal)
 
 
 def floor(input):
-    return input.floor()
+    return apply(P.floor, input)
 
 
 def ceil(input):
-    return input.ceil()
+    return apply(P.ceil, input)
 
 
 def trunc(input):
-    return input.trunc()
+    return apply(P.trunc, input)
 
 
 def frac(input):
-    return input.frac()
+    return apply(P.frac, input)
 
 
 def isnan(input):
-    return input.isnan()
+    return apply(P.isnan, input)
 
 
 def isinf(input):
-    return input.isinf()
+    return apply(P.isinf, input)
 
 
 def isfinite(input):
-    return input.isfinite()
+    return apply(P.isfinite, input)
 
 
 def reciprocal(input):
-    return input.reciprocal()
+    return apply(P.reciprocal, input)
 
 
 def clamp(input, min=None, max=None):
-    return input.clamp(min, max)
+    return P.clamp_tensor(input, min, max)
 
 
 clip = clamp
@@ -410,67 +425,80 @@ clip = clamp
 def where(condition, input=None, other=None):
     """``where(condition, input, other)``; ``where(condition)`` is ``nonzero(as_tuple=True)``."""
     if input is None and other is None:
-        return condition.nonzero(as_tuple=True)
-    return P.where_tensor(condition, input, other)
+        return gathering.nonzero(condition, as_tuple=True)
+    return apply(P.where, condition, input, other)
 
 
 def maximum(input, other):
-    return input.maximum(other)
+    return apply(P.maximum, input, other)
 
 
 def minimum(input, other):
-    return input.minimum(other)
+    return apply(P.minimum, input, other)
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
-    return input.sum(dim, keepdim, dtype=dtype)
+    return reduction.sum(input, dim, keepdim, dtype)
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
-    return input.mean(dim, keepdim, dtype=dtype)
+    return reduction.mean(input, dim, keepdim, dtype)
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
-    return input.prod(dim, keepdim, dtype=dtype)
+    return reduction.prod(input, dim, keepdim, dtype)
 
 
 def max(input, dim=None, keepdim=False):
-    return input.max(dim, keepdim)
+    if isinstance(dim, Tensor):
+        return apply(P.maximum, input, dim)
+    return reduction.max_min("max", input, dim, keepdim)
 
 
 def min(input, dim=None, keepdim=False):
-    return input.min(dim, keepdim)
+    if isinstance(dim, Tensor):
+        return apply(P.minimum, input, dim)
+    return reduction.max_min("min", input, dim, keepdim)
 
 
 def argmax(input, dim=None, keepdim=False):
-    return input.argmax(dim, keepdim)
+    return reduction.argmax_min("argmax", input, dim, keepdim)
 
 
 def argmin(input, dim=None, keepdim=False):
-    return input.argmin(dim, keepdim)
+    return reduction.argmax_min("argmin", input, dim, keepdim)
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return input.std(dim, unbiased, keepdim, correction=correction)
+    return reduction.var_std(reduction.std, input, dim, unbiased, keepdim, correction)
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return input.var(dim, unbiased, keepdim, correction=correction)
+    return reduction.var_std(reduction.var, input, dim, unbiased, keepdim, correction)
 
 
 def all(input, dim=None, keepdim=False):
-    return input.all(dim, keepdim)
+    return reduction.all_any("all", input, dim, keepdim)
 
 
 def any(input, dim=None, keepdim=False):
-    return input.any(dim, keepdim)
+    return reduction.all_any("any", input, dim, keepdim)
 
 
 matmul = linalg.matmul
 mm = linalg.mm
-mv = linalg.mv
-dot = linalg.dot
-bmm = linalg.bmm
+
+
+def mv(input, vec):
+    return apply(linalg.mv_op, input, vec)
+
+
+def dot(input, other):
+    return apply(linalg.dot_op, input, other)
+
+
+def bmm(input, mat2):
+    return apply(linalg.bmm_op, input, mat2)
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
@@ -498,7 +526,8 @@ def broadcast_tensors(*tensors):
     shape = ()
     for t in tensors:
         shape = _broadcast_two(shape, tuple(t.shape))
-    return tuple(t if tuple(t.shape) == shape else t.expand(shape) for t in tensors)
+    return tuple(t if tuple(t.shape) == shape else views.expand_to(t, shape)
+                 for t in tensors)
 
 
 def cat(tensors, dim=0):
@@ -517,11 +546,11 @@ def stack(tensors, dim=0):
 
 
 def flip(input, dims):
-    return input.flip(dims)
+    return joining.flip(input, dims)
 
 
 def cumsum(input, dim, *, dtype=None):
-    return input.cumsum(dim, dtype=dtype)
+    return reduction.cumsum(input, dim, dtype)
 
 
 def equal(input, other):
@@ -533,155 +562,150 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def eq(input, other):
-    return input == other
+    return apply(P.eq, input, other)
 
 
 def ne(input, other):
-    return input != other
+    return apply(P.ne, input, other)
 
 
 def lt(input, other):
-    return input < other
+    return apply(P.lt, input, other)
 
 
 def le(input, other):
-    return input <= other
+    return apply(P.le, input, other)
 
 
 def gt(input, other):
-    return input > other
+    return apply(P.gt, input, other)
 
 
 def ge(input, other):
-    return input >= other
+    return apply(P.ge, input, other)
 
 
 def rsqrt(input):
-    return input.rsqrt()
+    return apply(P.rsqrt, input)
 
 
 def log1p(input):
-    return input.log1p()
+    return apply(P.log1p, input)
 
 
 def expm1(input):
-    return input.expm1()
+    return apply(P.expm1, input)
 
 
 def erf(input):
-    return input.erf()
+    return apply(P.erf, input)
 
 
 def erfc(input):
-    return input.erfc()
+    return apply(P.erfc, input)
 
 
 def atan2(input, other):
-    return input.atan2(other)
+    return apply(P.atan2, input, other)
 
 
 arctan2 = atan2
 
 
 def round(input, *, decimals=None):  # noqa: A001  (torch.round)
-    return input.round(decimals=decimals)
+    return P.round_tensor(input, decimals)
 
 
 def sort(input, dim=-1, descending=False, stable=None):
-    return input.sort(dim, descending, stable=stable)
+    return sorting.sort(input, dim, descending, stable)
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
-    return input.argsort(dim, descending, stable=stable)
+    return sorting.argsort(input, dim, descending, stable)
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
-    return input.topk(k, dim, largest, sorted)
+    return sorting.topk(input, k, dim, largest, sorted)
 
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    return input.norm(p, dim, keepdim, dtype)
+    return reduction.norm(input, p, dim, keepdim, dtype)
 
 
 def masked_fill(input, mask, value):
-    return input.masked_fill(mask, value)
+    return indexing.masked_fill(input, mask, value)
 
 
 # -- shapes ---------------------------------------------------------------------------------------
 
 def reshape(input, shape):
-    return input.reshape(shape)
+    return views.reshape(input, shape)
 
 
 def flatten(input, start_dim=0, end_dim=-1):
-    return input.flatten(start_dim, end_dim)
+    return views.flatten(input, start_dim, end_dim)
 
 
 def squeeze(input, dim=None):
-    return input.squeeze(dim)
+    return views.squeeze(input, dim)
 
 
 def unsqueeze(input, dim):
-    return input.unsqueeze(dim)
+    return apply(views.unsqueeze, input, dim=dim)
 
 
 def transpose(input, dim0, dim1):
-    return input.transpose(dim0, dim1)
+    return apply(views.transpose, input, dim0=dim0, dim1=dim1)
+
+
+swapaxes = swapdims = transpose
 
 
 def t(input):
-    return input.t()
+    return apply(views.t, input)
 
 
 def permute(input, dims):
-    return input.permute(*dims)
+    return apply(views.permute, input, dims=tuple(dims))
 
 
 def movedim(input, source, destination):
-    return input.movedim(source, destination)
+    return views.movedim(input, source, destination)
 
 
 moveaxis = movedim
 
 
-def swapaxes(input, axis0, axis1):
-    return input.transpose(axis0, axis1)
-
-
-def swapdims(input, dim0, dim1):
-    return input.transpose(dim0, dim1)
-
-
 def tile(input, dims):
-    return input.tile(dims)
+    return joining.tile(input, tuple(dims))
 
 
 def narrow(input, dim, start, length):
-    return input.narrow(dim, start, length)
+    return views.narrow(input, dim, start, length)
 
 
 def select(input, dim, index):
-    return input.select(dim, index)
+    return apply(views.select, input, dim=dim, index=index)
 
 
 def unbind(input, dim=0):
-    return input.unbind(dim)
+    return joining.unbind(input, dim)
 
 
 def split(tensor, split_size_or_sections, dim=0):
-    return tensor.split(split_size_or_sections, dim)
+    return joining.split(tensor, split_size_or_sections, dim)
 
 
 def chunk(input, chunks, dim=0):
-    return input.chunk(chunks, dim)
+    return joining.chunk(input, chunks, dim)
 
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
-    return input.diagonal(offset, dim1, dim2)
+    return apply(views.diagonal, input, offset_=offset, dim1=dim1, dim2=dim2)
 
 
 def clone(input, *, memory_format=None):
-    return input.clone(memory_format=memory_format)
+    return creation.clone(input, memory_format)
 
 
 def detach(input):
@@ -691,11 +715,11 @@ def detach(input):
 # -- nn ops exposed as torch.* (the rest of torch.nn.functional's kernels are in doctensor._nn) --
 
 def softmax(input, dim, dtype=None):
-    return input.softmax(dim, dtype=dtype)
+    return nn_ops.softmax(input if dtype is None else input.to(dtype), dim)
 
 
 def log_softmax(input, dim, dtype=None):
-    return input.log_softmax(dim, dtype=dtype)
+    return nn_ops.softmax(input if dtype is None else input.to(dtype), dim, log=True)
 
 
 def dropout(input, p, train):
@@ -705,20 +729,20 @@ def dropout(input, p, train):
     if not train or p == 0 or input.numel() == 0:
         return input
     if p == 1:
-        return input * 0
-    return input * random_ops.dropout_mask(input, p)
+        return apply(P.mul, input, 0)
+    return apply(P.mul, input, random_ops.dropout_mask(input, p))
 
 
 def addcmul(input, tensor1, tensor2, *, value=1):
-    return input.addcmul(tensor1, tensor2, value=value)
+    return nn_ops.addcmul(input, tensor1, tensor2, value)
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1):
-    return input.addcdiv(tensor1, tensor2, value=value)
+    return nn_ops.addcdiv(input, tensor1, tensor2, value)
 
 
 def lerp(input, end, weight):
-    return input.lerp(end, weight)
+    return nn_ops.lerp(input, end, weight)
 
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
@@ -781,7 +805,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 def bincount(input, weights=None, minlength=0):
     """How often each non-negative integer occurs in the 1-d ``input`` (or the sum of its
     ``weights``)."""
-    return gathering.bincount(input, weights, minlength)
+    return apply(gathering.bincount_op, input, weights, minlength=minlength)
 
 
 def meshgrid(*tensors, indexing=None):

@@ -19,15 +19,8 @@ import os
 import numpy as np
 
 from doctensor import _dtypes as dt
-from doctensor._random_math import (
-    box_muller_f32,
-    fma32,
-    fma64,
-    libm_cos,
-    libm_log,
-    libm_log1p,
-    libm_sin,
-)
+from doctensor._exact.avx_mathfun import box_muller_f32, libm_cos, libm_log, libm_log1p, libm_sin
+from doctensor._exact.fma import fma32, fma64
 
 __all__ = ["Generator", "default_generator", "fork_rng", "get_rng_state", "initial_seed",
            "manual_seed", "seed", "set_rng_state"]
@@ -405,7 +398,7 @@ def _bad_distribution(p, total):
 
 def _box_muller_f32(words, mean, std):
     """A.4.1 on float32 windows of raw MT words, shape (k, 16), with avx_mathfun's log and
-    sincos (Note [fast float32 Box-Muller] in _random_math)."""
+    sincos (Note [fast float32 Box-Muller] in _exact/avx_mathfun.py)."""
     z = box_muller_f32(words)
     if std == 1:  # fma(x, 1, mean) rounds x + mean once: a float32 add (and -0. + 0. is 0.)
         return np.add(z, mean, out=z)

@@ -34,6 +34,8 @@ from collections import OrderedDict
 
 import numpy as np
 
+import doctensor as torch
+
 __all__ = ["save", "load"]
 
 FORMAT = "doctensor"
@@ -41,11 +43,6 @@ VERSION = 1
 _HEADER = "doctensor/header.json"
 _STORAGE = "doctensor/storages/{}"
 _DTYPES = ("float16", "float32", "float64", "uint8", "int8", "int16", "int32", "int64", "bool")
-
-
-def _torch():
-    import doctensor
-    return doctensor
 
 
 # -- saving --------------------------------------------------------------------------------
@@ -60,7 +57,6 @@ class _Writer:
         self.keep = []  # keeps saved objects alive so that ids stay unique
 
     def tensor(self, t):
-        torch = _torch()
         if id(t) in self.tensor_ids:
             return self.tensor_ids[id(t)]
         self.keep.append(t)
@@ -84,7 +80,6 @@ class _Writer:
         return index
 
     def encode(self, obj):
-        torch = _torch()
         if obj is None or isinstance(obj, (bool, str)):
             return obj
         if isinstance(obj, int):
@@ -193,7 +188,6 @@ def _read_storages(z, header, name):
 
 
 def _make_tensors(header, storages, name, map_location):
-    torch = _torch()
     records = header.get("tensors")
     if not isinstance(records, list):
         _fail(name, "bad tensor table")
@@ -230,7 +224,6 @@ def _make_tensors(header, storages, name, map_location):
 
 
 def _decode(node, tensors, name):
-    torch = _torch()
     if node is None or isinstance(node, (bool, str)):
         return node
     if isinstance(node, list):

@@ -1,10 +1,8 @@
 """``Tensor``: thin methods over ``ops/``, Python operators, and autograd properties."""
 
-import math
 import warnings
 import weakref
 
-from . import _strides as S
 from . import _tensor_str, autograd
 from ._dtypes import ALL as ALL_DTYPES
 from ._dtypes import (
@@ -22,8 +20,9 @@ from ._dtypes import (
 from ._dtypes import dtype as dtype_cls
 from ._tensor_base import TensorBase, alias, warn_once
 from .autograd.grad_mode import GradMode
+from .autograd.installed import install
+from .autograd.views import base_requires_grad_changed, refresh_view_grad_fn
 from .ops import (
-    _registry,
     creation,
     gathering,
     indexing,
@@ -36,6 +35,7 @@ from .ops import (
 )
 from .ops import pointwise as P
 from .ops import views as V
+from .ops._dispatch import apply, apply_, set_tensor_class
 from .size import Size
 
 __all__ = ["Tensor"]
@@ -65,6 +65,12 @@ def _size_args(size):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         return tuple(size[0])
     return tuple(size)
+
+
+def _repeats(repeats):
+    if not repeats:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
+    return _size_args(repeats)
 
 
 class Tensor(TensorBase):
@@ -103,8 +109,7 @@ class Tensor(TensorBase):
             return
         if self._base is None or self._view_version is None:
             self._requires_grad = bool(value)
-            if "_plain_views" in self.__dict__:  # Note [views of a base without history]
-                V.base_requires_grad_changed(self)
+            base_requires_grad_changed(self)  # Note [views of a base without history]
         elif value or not self._base._requires_grad:
             self._requires_grad = bool(value)
             self._requires_grad_of_base = False
@@ -130,7 +135,7 @@ class Tensor(TensorBase):
     @property
     def grad_fn(self):
         if self._view_version is not None:
-            V.refresh_view_grad_fn(self)
+            refresh_view_grad_fn(self)
         return self._grad_fn
 
     @property
@@ -191,10 +196,7 @@ class Tensor(TensorBase):
             t = ref()
             if t is not None and grad is not None:
                 t._grad = grad.detach().clone() if t._grad is None else t._grad + grad.detach()
-        fn = self.grad_fn
-        if fn._retains_grad_hooks is None:
-            fn._retains_grad_hooks = {}
-        fn._retains_grad_hooks[self._output_nr] = keep
+        self.grad_fn._retains_grad()[self._output_nr] = keep
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a
@@ -276,18 +278,7 @@ class Tensor(TensorBase):
     def to(self, *args, **kwargs):
         """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``; self if unchanged.
         """
-        device = kwargs.pop("device", None)
-        dtype = kwargs.pop("dtype", None)
-        copy = kwargs.pop("copy", False)
-        kwargs.pop("non_blocking", None)
-        for a in args:
-            if isinstance(a, Tensor):
-                device, dtype = a._device, a.dtype
-            elif isinstance(a, dtype_cls):
-                dtype = a
-            elif not isinstance(a, bool) and a is not None:
-                device = a
-        return creation.to(self, device, dtype, copy)
+        return creation.convert(self, *args, **kwargs)
 
     def cpu(self):
         return creation.to(self, "cpu")
@@ -421,34 +412,28 @@ class Tensor(TensorBase):
             out._grad = self._grad.detach().clone()
         return out
 
-    # -- views ------------------------------------------------------------------------------------
+    # -- views (ops/views.py; unbind and split: ops/joining.py) -----------------------------------
     def view(self, *size):
         if len(size) == 1 and isinstance(size[0], dtype_cls):
             return _dtype_view(self, size[0])
-        return V.make_view(self, V.view, {"size": _size_args(size)})
+        return apply(V.view, self, size=_size_args(size))
 
     def view_as(self, other):
-        return self.view(other.shape)
+        return apply(V.view, self, size=tuple(other.shape))
 
     def reshape(self, *shape):
-        """A view when strides allow (Note [view strides]), else a copy."""
-        shape = S.infer_size(_size_args(shape), self._data.size)
-        if self.is_contiguous():
-            return V.make_view(self, V.view, {"size": shape})
-        if S.view_strides(self._data.shape, self.stride(), shape) is not None:
-            return V.make_view(self, V.reshape_alias, {"size": shape})
-        return V.make_view(creation.clone(self, "contiguous"), V.unsafe_view, {"size": shape})
+        return V.reshape(self, *shape)
 
     def reshape_as(self, other):
-        return self.reshape(other.shape)
+        return V.reshape(self, tuple(other.shape))
 
     def transpose(self, dim0, dim1):
-        return V.make_view(self, V.transpose, {"dim0": dim0, "dim1": dim1})
+        return apply(V.transpose, self, dim0=dim0, dim1=dim1)
 
     swapaxes = swapdims = transpose
 
     def transpose_(self, dim0, dim1):
-        return V.restride_(self, V.transpose_inplace, {"dim0": dim0, "dim1": dim1})
+        return apply_(V.transpose_inplace, self, dim0=dim0, dim1=dim1)
 
     swapaxes_ = swapdims_ = transpose_
 
@@ -459,157 +444,72 @@ class Tensor(TensorBase):
         return V.resize_(self, tuple(other.shape))
 
     def t(self):
-        return V.make_view(self, V.t, {})
+        return apply(V.t, self)
 
     def t_(self):
-        return V.restride_(self, V.t_inplace, {})
-
-    def flip(self, *dims):
-        return joining.flip(self, _size_args(dims))
-
-    def cumsum(self, dim, dtype=None):
-        return reduction.cumsum(self, dim, dtype)
-
-    def cumprod(self, dim, dtype=None):
-        return reduction.cumprod(self, dim, dtype)
+        return apply_(V.t_inplace, self)
 
     @property
     def T(self):
-        n = self._data.ndim
-        if n != 2 and n != 0:
-            warnings.warn(
-                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-                "deprecated and it will throw an error in a future release. Consider `x.mT` to "
-                "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
-                "to reverse the dimensions of a tensor. (Triggered internally at "
-                "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)",
-                UserWarning, stacklevel=2)
-        return self.permute(*range(n - 1, -1, -1))
+        return V.reverse_dims(self)
 
     @property
     def mT(self):
-        if self._data.ndim < 2:
-            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
-                               f"Got {self._data.ndim}-D tensor.")
-        return self.transpose(-2, -1)
+        return V.matrix_transpose(self)
 
     def permute(self, *dims):
-        return V.make_view(self, V.permute, {"dims": _size_args(dims)})
+        return apply(V.permute, self, dims=_size_args(dims))
 
     def movedim(self, source, destination):
-        """The dims ``source`` moved to the places ``destination`` (the others keep their
-        order): a permute, as in torch."""
-        source = [source] if isinstance(source, int) else list(source)
-        destination = [destination] if isinstance(destination, int) else list(destination)
-        if len(source) != len(destination):
-            raise RuntimeError(f"movedim: Invalid source or destination dims: source ({source} "
-                               f"dims) should contain the same number of dims as destination "
-                               f"({destination} dims)")
-        n = max(self.dim(), 1)
-        src = [S.wrap_dim(d, n) for d in source]
-        dst = [S.wrap_dim(d, n) for d in destination]
-        for name, dims, given in (("source", src, source), ("destination", dst, destination)):
-            if len(set(dims)) != len(dims):
-                raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
-        order, rest = [None] * self.dim(), iter(d for d in range(self.dim()) if d not in src)
-        for s, d in zip(src, dst):
-            order[d] = s
-        return self.permute([d if d is not None else next(rest) for d in order])
+        return V.movedim(self, source, destination)
 
     moveaxis = movedim
 
-    def tile(self, *dims):
-        """``repeat`` with ``dims`` padded with leading 1s to the tensor's dims."""
-        dims = _size_args(dims)
-        return self.repeat((1,) * (self.dim() - len(dims)) + tuple(dims))
-
     def expand(self, *sizes):
-        sizes = _size_args(sizes)
-        if len(sizes) < self._data.ndim:
-            from .autograd.graph import type_string
-            raise RuntimeError(
-                f"expand({type_string(self)}{{[{', '.join(map(str, self._data.shape))}]}}, "
-                f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided "
-                f"({len(sizes)}) must be greater or equal to the number of dimensions in the "
-                f"tensor ({self._data.ndim})")
-        return V.make_view(self, V.expand, {"size": sizes})
+        return V.expand_to(self, _size_args(sizes))
 
     def expand_as(self, other):
-        return self.expand(other.shape)
+        return V.expand_to(self, tuple(other.shape))
 
     def squeeze(self, dim=None):
-        if dim is None:
-            return V.make_view(self, V.squeeze_all, {})
-        if isinstance(dim, (tuple, list)):
-            return V.make_view(self, V.squeeze_dims, {"dims": tuple(dim)})
-        return V.make_view(self, V.squeeze_dim, {"dim": dim})
+        return V.squeeze(self, dim)
 
     def unsqueeze(self, dim):
-        return V.make_view(self, V.unsqueeze, {"dim": dim})
+        return apply(V.unsqueeze, self, dim=dim)
 
     def squeeze_(self, dim=None):
-        if dim is None:
-            return V.restride_(self, V.squeeze_inplace_all, {})
-        if isinstance(dim, (tuple, list)):
-            return V.restride_(self, V.squeeze_inplace_dims, {"dims": tuple(dim)})
-        return V.restride_(self, V.squeeze_inplace_dim, {"dim": dim})
+        return V.squeeze(self, dim, in_place=True)
 
     def unsqueeze_(self, dim):
-        return V.restride_(self, V.unsqueeze_inplace, {"dim": dim})
+        return apply_(V.unsqueeze_inplace, self, dim=dim)
 
     def flatten(self, start_dim=0, end_dim=-1):
-        n = self._data.ndim
-        if n == 0:
-            return self.reshape(1)
-        s, e = S.wrap_dim(start_dim, n), S.wrap_dim(end_dim, n)
-        if s > e:
-            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-        if s == e:
-            return self
-        shape = self.shape
-        return self.reshape(*shape[:s], -1, *shape[e + 1:])
+        return V.flatten(self, start_dim, end_dim)
 
     def unflatten(self, dim, sizes):
-        d = S.wrap_dim(dim, self._data.ndim)
-        shape = list(self.shape)
-        if -1 not in sizes and math.prod(sizes) != shape[d]:
-            raise RuntimeError(f"unflatten: Provided sizes [{', '.join(map(str, sizes))}] don't "
-                               f"multiply up to the size of dim {dim} ({shape[d]}) in the input "
-                               "tensor")
-        sizes = list(S.infer_size(sizes, shape[d]))
-        return self.view(*(shape[:d] + sizes + shape[d + 1:]))
+        return V.unflatten(self, dim, sizes)
 
     def narrow(self, dim, start, length):
-        size = self.size(dim)
-        if start < 0:
-            start += size
-        if not 0 <= start <= size or start + length > size or length < 0:
-            raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
-                               f"({size}).")
-        return V.make_view(self, V.slice_, {"dim": dim, "start": start, "end": start + length,
-                                             "step": 1})
+        return V.narrow(self, dim, start, length)
 
     def select(self, dim, index):
-        return V.make_view(self, V.select, {"dim": dim, "index": index})
+        return apply(V.select, self, dim=dim, index=index)
 
     def unbind(self, dim=0):
-        return V.unbind(self, dim)
+        return joining.unbind(self, dim)
 
     def split(self, split_size, dim=0):
-        return V.split(self, split_size, dim)
+        return joining.split(self, split_size, dim)
 
     def chunk(self, chunks, dim=0):
-        if chunks <= 0:
-            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-        size = self.size(dim)
-        return V.split(self, max(-(-size // chunks), 1) if size else 1, dim)
+        return joining.chunk(self, chunks, dim)
 
     def diagonal(self, offset=0, dim1=0, dim2=1):
-        return V.make_view(self, V.diagonal, {"offset_": offset, "dim1": dim1, "dim2": dim2})
+        return apply(V.diagonal, self, offset_=offset, dim1=dim1, dim2=dim2)
 
     def as_strided(self, size, stride, storage_offset=None):
-        return V.make_view(self, V.as_strided, {"size": tuple(size), "stride": tuple(stride),
-                                                "storage_offset": storage_offset})
+        return apply(V.as_strided, self, size=tuple(size), stride=tuple(stride),
+                     storage_offset=storage_offset)
 
     def __getitem__(self, idx):
         return indexing.getitem(self, idx)
@@ -617,7 +517,7 @@ class Tensor(TensorBase):
     def __setitem__(self, idx, value):
         indexing.setitem(self, idx, value)
 
-    # -- in-place ----------------------------------------------------------------------------------
+    # -- copies, fills and random fills (ops/creation.py, ops/random_ops.py) ----------------------
     def copy_(self, src, non_blocking=False):
         return creation.copy_(self, src)
 
@@ -626,44 +526,6 @@ class Tensor(TensorBase):
 
     def zero_(self):
         return creation.zero_(self)
-
-    def add_(self, other, alpha=1):
-        return P.inplace(P.add, self, (other,), {"alpha": alpha} if alpha != 1 else None)
-
-    def sub_(self, other, alpha=1):
-        return P.inplace(P.sub, self, (other,), {"alpha": alpha} if alpha != 1 else None)
-
-    def mul_(self, other):
-        return P.inplace(P.mul, self, (other,))
-
-    def div_(self, other):
-        return P.inplace(P.div, self, (other,), floating=True)
-
-    def pow_(self, exponent):
-        if isinstance(exponent, Tensor):
-            return P.inplace(P.pow_tensor, self, (exponent,))
-        return P.inplace(P.pow_scalar, self, (), {"exponent": exponent}, scalars=(exponent,))
-
-    def square_(self):
-        return self.pow_(2)
-
-    def clamp_(self, min=None, max=None):
-        return P.inplace(P.clamp, self, (), {"min": min, "max": max},
-                         scalars=tuple(v for v in (min, max) if v is not None))
-
-    clip_ = clamp_
-
-    def __iadd__(self, other):
-        return self.add_(other)
-
-    def __isub__(self, other):
-        return self.sub_(other)
-
-    def __imul__(self, other):
-        return self.mul_(other)
-
-    def __itruediv__(self, other):
-        return self.div_(other)
 
     def uniform_(self, a=0.0, b=1.0, generator=None):
         return random_ops.uniform_(self, a, b, generator)
@@ -683,153 +545,479 @@ class Tensor(TensorBase):
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         return random_ops.multinomial(self, num_samples, replacement, generator)
 
-    # -- math -------------------------------------------------------------------------------------
+    # -- arithmetic (ops/pointwise.py); Note [fast path] in ops/_dispatch.py ----------------------
+    def __add__(self, other):
+        return apply(P.add, self, other)
+
+    __radd__ = __add__
+
     def add(self, other, alpha=1):
-        if alpha == 1:
-            return P.add_method(self, other)
-        return P.run(P.add, (self, other), {"alpha": alpha})
+        return P.add_tensor(self, other, alpha)
+
+    def add_(self, other, alpha=1):
+        return apply_(P.add, self, other) if alpha == 1 else apply_(P.add, self, other,
+                                                                     alpha=alpha)
+
+    def __iadd__(self, other):
+        return apply_(P.add, self, other)
+
+    def __sub__(self, other):
+        return apply(P.sub, self, other)
 
     def sub(self, other, alpha=1):
-        if alpha == 1:
-            return P.sub_method(self, other)
-        return P.run(P.sub, (self, other), {"alpha": alpha})
+        return P.sub_tensor(self, other, alpha)
 
-    mul = P.mul_method
+    def sub_(self, other, alpha=1):
+        return apply_(P.sub, self, other) if alpha == 1 else apply_(P.sub, self, other,
+                                                                     alpha=alpha)
 
-    def div(self, other, rounding_mode=None):
-        if rounding_mode is not None:
-            if rounding_mode not in ("trunc", "floor"):
-                raise ValueError("div expected rounding_mode to be one of None, 'trunc', or "
-                                 f"'floor' but found '{rounding_mode}'")
-            return P.run(P.div_rounding, (self, other), {"rounding_mode": rounding_mode})
-        return P.div_method(self, other)
-
-    def pow(self, exponent):
-        if isinstance(exponent, Tensor):
-            return P.run(P.pow_tensor, (self, exponent))
-        return P.run(P.pow_scalar, (self,), {"exponent": exponent}, scalars=(exponent,))
-
-    def square(self):
-        return self.pow(2)
-
-    __add__ = __radd__ = P.add_method  # Note [fast path] (ops/pointwise.py)
-    __sub__ = P.sub_method
-    __mul__ = __rmul__ = mul
-    __truediv__ = P.div_method
-    __pow__ = pow
+    def __isub__(self, other):
+        return apply_(P.sub, self, other)
 
     def __rsub__(self, other):
-        return P.run(P.rsub, (self, other))
+        return apply(P.rsub, self, other)
+
+    def __mul__(self, other):
+        return apply(P.mul, self, other)
+
+    __rmul__ = mul = __mul__
+
+    def mul_(self, other):
+        return apply_(P.mul, self, other)
+
+    __imul__ = mul_
+
+    def __truediv__(self, other):
+        return apply(P.div, self, other)
+
+    def div(self, other, rounding_mode=None):
+        return P.div_tensor(self, other, rounding_mode)
+
+    def div_(self, other):
+        return apply_(P.div, self, other)
+
+    __itruediv__ = div_
 
     def __rtruediv__(self, other):
-        return self.reciprocal() * other
-
-    def __rpow__(self, base):
-        return P.run(P.rpow, (self,), {"base": base}, scalars=(base,))
+        return apply(P.reciprocal, self) * other
 
     def __floordiv__(self, other):
-        return P.run(P.floor_divide, (self, other))
+        return apply(P.floor_divide, self, other)
+
+    floor_divide = __floordiv__
 
     def __rfloordiv__(self, other):
-        return P.run(P.floor_divide, (other, self))
+        return apply(P.floor_divide, other, self)
 
     def __mod__(self, other):
-        if isinstance(other, Tensor):
-            return P.run(P.remainder_tensor, (self, other))
-        return P.run(P.remainder, (self, other))
+        return P.remainder_any(self, other)
 
     remainder = __mod__
 
+    def pow(self, exponent):
+        return P.pow_any(self, exponent)
+
+    __pow__ = pow
+
+    def pow_(self, exponent):
+        return P.pow_any(self, exponent, in_place=True)
+
+    def __rpow__(self, base):
+        return apply(P.rpow, self, base=base)
+
+    def square(self):
+        return P.pow_any(self, 2)
+
+    def square_(self):
+        return P.pow_any(self, 2, in_place=True)
+
     def __neg__(self):
-        return P.run(P.neg, (self,))
+        return apply(P.neg, self)
 
     neg = negative = __neg__
+
+    def neg_(self):
+        return apply_(P.neg, self)
 
     def __pos__(self):
         return self
 
     def __abs__(self):
-        return P.run(P.abs_, (self,))
+        return apply(P.abs_, self)
 
     abs = __abs__
 
+    def abs_(self):
+        return apply_(P.abs_, self)
+
+    # -- elementwise functions (ops/pointwise.py) -------------------------------------------------
+    def exp(self):
+        return apply(P.exp, self)
+
+    def exp_(self):
+        return apply_(P.exp, self)
+
+    def log(self):
+        return apply(P.log, self)
+
+    def log_(self):
+        return apply_(P.log, self)
+
+    def sqrt(self):
+        return apply(P.sqrt, self)
+
+    def sqrt_(self):
+        return apply_(P.sqrt, self)
+
+    def rsqrt(self):
+        return apply(P.rsqrt, self)
+
+    def rsqrt_(self):
+        return apply_(P.rsqrt, self)
+
+    def sin(self):
+        return apply(P.sin, self)
+
+    def sin_(self):
+        return apply_(P.sin, self)
+
+    def cos(self):
+        return apply(P.cos, self)
+
+    def cos_(self):
+        return apply_(P.cos, self)
+
+    def tanh(self):
+        return apply(P.tanh, self)
+
+    def tanh_(self):
+        return apply_(P.tanh, self)
+
+    def sigmoid(self):
+        return apply(P.sigmoid, self)
+
+    def sigmoid_(self):
+        return apply_(P.sigmoid, self)
+
+    def log1p(self):
+        return apply(P.log1p, self)
+
+    def log1p_(self):
+        return apply_(P.log1p, self)
+
+    def expm1(self):
+        return apply(P.expm1, self)
+
+    def expm1_(self):
+        return apply_(P.expm1, self)
+
+    def erf(self):
+        return apply(P.erf, self)
+
+    def erf_(self):
+        return apply_(P.erf, self)
+
+    def erfc(self):
+        return apply(P.erfc, self)
+
+    def erfc_(self):
+        return apply_(P.erfc, self)
+
+    def atan2(self, other):
+        return apply(P.atan2, self, other)
+
+    arctan2 = atan2
+
+    def atan2_(self, other):
+        return apply_(P.atan2, self, other)
+
+    def reciprocal(self):
+        return apply(P.reciprocal, self)
+
+    def reciprocal_(self):
+        return apply_(P.reciprocal, self)
+
+    def relu(self):
+        return apply(P.relu, self)
+
+    def relu_(self):
+        return apply_(P.relu, self)
+
+    def sign(self):
+        return apply(P.sign, self)
+
+    def sign_(self):
+        return apply_(P.sign, self)
+
+    def sgn(self):
+        return apply(P.sgn, self)
+
+    def sgn_(self):
+        return apply_(P.sgn, self)
+
+    def floor(self):
+        return apply(P.floor, self)
+
+    def floor_(self):
+        return apply_(P.floor, self)
+
+    def ceil(self):
+        return apply(P.ceil, self)
+
+    def ceil_(self):
+        return apply_(P.ceil, self)
+
+    def trunc(self):
+        return apply(P.trunc, self)
+
+    def trunc_(self):
+        return apply_(P.trunc, self)
+
+    def frac(self):
+        return apply(P.frac, self)
+
+    def frac_(self):
+        return apply_(P.frac, self)
+
+    def round(self, *, decimals=None):
+        return P.round_tensor(self, decimals)
+
+    def round_(self, *, decimals=None):
+        return P.round_tensor(self, decimals, in_place=True)
+
+    def isnan(self):
+        return apply(P.isnan, self)
+
+    def isinf(self):
+        return apply(P.isinf, self)
+
+    def isfinite(self):
+        return apply(P.isfinite, self)
+
+    def clamp(self, min=None, max=None):
+        return P.clamp_tensor(self, min, max)
+
+    clip = clamp
+
+    def clamp_(self, min=None, max=None):
+        return P.clamp_tensor(self, min, max, in_place=True)
+
+    clip_ = clamp_
+
+    def clamp_min(self, min):
+        return apply(P.clamp_min, self, min=min)
+
+    def clamp_min_(self, min):
+        return apply_(P.clamp_min, self, min=min)
+
+    def clamp_max(self, max):
+        return apply(P.clamp_max, self, max=max)
+
+    def clamp_max_(self, max):
+        return apply_(P.clamp_max, self, max=max)
+
+    def fmod(self, other):
+        return apply(P.fmod, self, other)
+
+    def fmod_(self, other):
+        return apply_(P.fmod, self, other)
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return apply(P.nan_to_num, self, nan=nan, posinf=posinf, neginf=neginf)
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        return apply_(P.nan_to_num, self, nan=nan, posinf=posinf, neginf=neginf)
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return apply(P.isclose, self, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+    def maximum(self, other):
+        return apply(P.maximum, self, other)
+
+    def minimum(self, other):
+        return apply(P.minimum, self, other)
+
+    def where(self, condition, other):
+        return apply(P.where, condition, self, other)
+
+    # -- comparisons and logic (ops/pointwise.py) -------------------------------------------------
+    def __eq__(self, other):
+        return apply(P.eq, self, other) if other is not None else False
+
+    def __ne__(self, other):
+        return apply(P.ne, self, other) if other is not None else True
+
+    def __lt__(self, other):
+        return apply(P.lt, self, other)
+
+    def __le__(self, other):
+        return apply(P.le, self, other)
+
+    def __gt__(self, other):
+        return apply(P.gt, self, other)
+
+    def __ge__(self, other):
+        return apply(P.ge, self, other)
+
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+
+    def __and__(self, other):
+        return apply(P.bitwise_and, self, other)
+
+    def __or__(self, other):
+        return apply(P.bitwise_or, self, other)
+
+    def __xor__(self, other):
+        return apply(P.bitwise_xor, self, other)
+
+    def __invert__(self):
+        return apply(P.bitwise_not, self)
+
+    def logical_not(self):
+        return apply(P.logical_not, self)
+
+    def equal(self, other):
+        """True when both have the same shape and elements."""
+        return self._data.shape == other._data.shape and bool(
+            (self._data == other._data).all())
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return bool(self._backend.xp.allclose(self._data, other._data, rtol, atol, equal_nan))
+
+    # -- fused pointwise ops and nn ops (ops/nn_ops.py) -------------------------------------------
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return nn_ops.addcmul(self, tensor1, tensor2, value)
+
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return nn_ops.addcmul(self, tensor1, tensor2, value, in_place=True)
+
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return nn_ops.addcdiv(self, tensor1, tensor2, value)
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return nn_ops.addcdiv(self, tensor1, tensor2, value, in_place=True)
+
+    def lerp(self, end, weight):
+        return nn_ops.lerp(self, end, weight)
+
+    def lerp_(self, end, weight):
+        return nn_ops.lerp(self, end, weight, in_place=True)
+
+    def softmax(self, dim, dtype=None):
+        return nn_ops.softmax(self if dtype is None else self.to(dtype), dim)
+
+    def log_softmax(self, dim, dtype=None):
+        return nn_ops.softmax(self if dtype is None else self.to(dtype), dim, log=True)
+
+    # -- matrix products (ops/linalg.py) ----------------------------------------------------------
     def __matmul__(self, other):
         return linalg.matmul(self, other)
 
+    matmul = __matmul__
+
     def __rmatmul__(self, other):
         return linalg.matmul(other, self)
-
-    matmul = __matmul__
 
     def mm(self, other):
         return linalg.mm(self, other)
 
     def mv(self, vec):
-        return linalg.mv(self, vec)
+        return apply(linalg.mv_op, self, vec)
 
     def dot(self, other):
-        return linalg.dot(self, other)
+        return apply(linalg.dot_op, self, other)
 
     def bmm(self, other):
-        return linalg.bmm(self, other)
+        return apply(linalg.bmm_op, self, other)
 
-    def exp(self):
-        return P.run(P.exp, (self,), floating=True)
+    # -- reductions and scans (ops/reduction.py) --------------------------------------------------
+    def sum(self, dim=None, keepdim=False, dtype=None):
+        return reduction.sum(self, dim, keepdim, dtype)
 
-    def log(self):
-        return P.run(P.log, (self,), floating=True)
+    def mean(self, dim=None, keepdim=False, dtype=None):
+        return reduction.mean(self, dim, keepdim, dtype)
 
-    def sqrt(self):
-        return P.run(P.sqrt, (self,), floating=True)
+    def sum_to_size(self, *size):
+        return reduction.sum_to_size(self, _size_args(size))
 
-    def sin(self):
-        return P.run(P.sin, (self,), floating=True)
+    def prod(self, dim=None, keepdim=False, dtype=None):
+        return reduction.prod(self, dim, keepdim, dtype)
 
-    def cos(self):
-        return P.run(P.cos, (self,), floating=True)
+    def max(self, dim=None, keepdim=False):
+        return reduction.max_min("max", self, dim, keepdim)
 
-    def tanh(self):
-        return P.run(P.tanh, (self,), floating=True)
+    def min(self, dim=None, keepdim=False):
+        return reduction.max_min("min", self, dim, keepdim)
 
-    def sigmoid(self):
-        return P.run(P.sigmoid, (self,), floating=True)
+    def argmax(self, dim=None, keepdim=False):
+        return reduction.argmax_min("argmax", self, dim, keepdim)
 
-    def reciprocal(self):
-        return P.run(P.reciprocal, (self,), floating=True)
+    def argmin(self, dim=None, keepdim=False):
+        return reduction.argmax_min("argmin", self, dim, keepdim)
 
-    def relu(self):
-        return P.run(P.relu, (self,))
+    def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
+        return reduction.var_std(reduction.var, self, dim, unbiased, keepdim, correction)
 
-    def sign(self):
-        return P.run(P.sign, (self,))
+    def std(self, dim=None, unbiased=None, keepdim=False, correction=None):
+        return reduction.var_std(reduction.std, self, dim, unbiased, keepdim, correction)
 
-    def sgn(self):
-        return P.run(P.sgn, (self,))
+    def all(self, dim=None, keepdim=False):
+        return reduction.all_any("all", self, dim, keepdim)
 
-    def floor(self):
-        return P.run(P.floor, (self,))
+    def any(self, dim=None, keepdim=False):
+        return reduction.all_any("any", self, dim, keepdim)
 
-    def ceil(self):
-        return P.run(P.ceil, (self,))
+    def median(self, dim=None, keepdim=False):
+        return reduction.median(self, dim, keepdim)
 
-    def trunc(self):
-        return P.run(P.trunc, (self,))
+    def amax(self, dim=(), keepdim=False):
+        return reduction.amax_amin("amax", self, dim, keepdim)
 
-    def frac(self):
-        return P.run(P.frac, (self,))
+    def amin(self, dim=(), keepdim=False):
+        return reduction.amax_amin("amin", self, dim, keepdim)
 
-    def floor_(self):
-        return P.inplace(P.floor, self, ())
+    def logsumexp(self, dim, keepdim=False):
+        return reduction.logsumexp(self, dim, keepdim)
 
-    def ceil_(self):
-        return P.inplace(P.ceil, self, ())
+    def trace(self):
+        return apply(reduction.trace_op, self)
 
-    def trunc_(self):
-        return P.inplace(P.trunc, self, ())
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        return reduction.norm(self, p, dim, keepdim, dtype)
 
-    def frac_(self):
-        return P.inplace(P.frac, self, ())
+    def cumsum(self, dim, dtype=None):
+        return reduction.cumsum(self, dim, dtype)
 
+    def cumprod(self, dim, dtype=None):
+        return reduction.cumprod(self, dim, dtype)
+
+    def count_nonzero(self, dim=None):
+        return reduction.count_nonzero(self, dim)
+
+    # -- sorting (ops/sorting.py) -----------------------------------------------------------------
+    def sort(self, dim=-1, descending=False, *, stable=None):
+        return sorting.sort(self, dim, descending, stable)
+
+    def argsort(self, dim=-1, descending=False, *, stable=False):
+        return sorting.argsort(self, dim, descending, stable)
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        return sorting.topk(self, k, dim, largest, sorted)
+
+    # -- rearranging copies (ops/joining.py) ------------------------------------------------------
+    def repeat(self, *repeats):
+        return joining.repeat(self, _repeats(repeats))
+
+    def tile(self, *dims):
+        return joining.tile(self, _size_args(dims))
+
+    def flip(self, *dims):
+        return joining.flip(self, _size_args(dims))
+
+    def roll(self, shifts, dims=None):
+        return joining.roll(self, shifts, dims)
+
+    # -- picking and putting by index or mask (ops/gathering.py, ops/indexing.py) -----------------
     def index_select(self, dim, index):
         return gathering.index_select(self, dim, index)
 
@@ -866,136 +1054,41 @@ class Tensor(TensorBase):
     def gather(self, dim, index):
         return gathering.gather(self, dim, index)
 
+    def masked_select(self, mask):
+        return apply(gathering.masked_select_op, self, mask)
+
+    def masked_fill(self, mask, value):
+        return indexing.masked_fill(self, mask, value)
+
+    def masked_fill_(self, mask, value):
+        return indexing.masked_fill(self, mask, value, in_place=True)
+
     def nonzero(self, *, as_tuple=False):
         return gathering.nonzero(self, as_tuple)
 
     def argwhere(self):
-        return gathering.nonzero(self)
-
-    def tril(self, diagonal=0):
-        return gathering.triangle("tril", self, diagonal)
-
-    def triu(self, diagonal=0):
-        return gathering.triangle("triu", self, diagonal)
-
-    def tril_(self, diagonal=0):
-        return gathering.triangle("tril", self, diagonal, in_place=True)
-
-    def triu_(self, diagonal=0):
-        return gathering.triangle("triu", self, diagonal, in_place=True)
+        return apply(gathering.nonzero_op, self)
 
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
         return gathering.unique(self, return_inverse, return_counts, dim)
 
     def bincount(self, weights=None, minlength=0):
-        return gathering.bincount(self, weights, minlength)
-
-    def median(self, dim=None, keepdim=False):
-        return reduction.median(self, dim, keepdim)
-
-    def masked_select(self, mask):
-        return gathering.masked_select(self, mask)
+        return apply(gathering.bincount_op, self, weights, minlength=minlength)
 
     def diag(self, diagonal=0):
         return gathering.diag(self, diagonal)
 
-    def roll(self, shifts, dims=None):
-        return joining.roll(self, shifts, dims)
+    def tril(self, diagonal=0):
+        return apply(gathering.tril_op, self, diagonal=diagonal)
 
-    def amax(self, dim=(), keepdim=False):
-        return reduction.amax_amin("amax", self, dim, keepdim)
+    def triu(self, diagonal=0):
+        return apply(gathering.triu_op, self, diagonal=diagonal)
 
-    def amin(self, dim=(), keepdim=False):
-        return reduction.amax_amin("amin", self, dim, keepdim)
+    def tril_(self, diagonal=0):
+        return apply_(gathering.tril_op, self, diagonal=diagonal)
 
-    def logsumexp(self, dim, keepdim=False):
-        return reduction.logsumexp(self, dim, keepdim)
-
-    def trace(self):
-        return reduction.trace(self)
-
-    def isnan(self):
-        return P.run(P.isnan, (self,))
-
-    def isinf(self):
-        return P.run(P.isinf, (self,))
-
-    def isfinite(self):
-        return P.run(P.isfinite, (self,))
-
-    def clamp(self, min=None, max=None):
-        if min is None and max is None:
-            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-        return P.run(P.clamp, (self,), {"min": min, "max": max},
-                     scalars=tuple(v for v in (min, max) if v is not None))
-
-    clip = clamp
-
-    def clamp_min(self, min):
-        return P.run(P.clamp_min, (self,), {"min": min}, scalars=(min,))
-
-    def clamp_max(self, max):
-        return P.run(P.clamp_max, (self,), {"max": max}, scalars=(max,))
-
-    def clamp_min_(self, min):
-        return P.inplace(P.clamp_min, self, (), {"min": min}, scalars=(min,))
-
-    def clamp_max_(self, max):
-        return P.inplace(P.clamp_max, self, (), {"max": max}, scalars=(max,))
-
-    def fmod(self, other):
-        return P.run(P.fmod, (self, other))
-
-    def fmod_(self, other):
-        return P.inplace(P.fmod, self, (other,))
-
-    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
-        return P.run(P.nan_to_num, (self,), {"nan": nan, "posinf": posinf, "neginf": neginf})
-
-    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
-        return P.inplace(P.nan_to_num, self, (), {"nan": nan, "posinf": posinf,
-                                                 "neginf": neginf})
-
-    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return P.run(P.isclose, (self, other),
-                     {"rtol": rtol, "atol": atol, "equal_nan": equal_nan}, out_dtype=bool_)
-
-    def floor_divide(self, other):
-        return self // other
-
-    def count_nonzero(self, dim=None):
-        return (self != 0).sum(dim)
-
-    def maximum(self, other):
-        return P.run(P.maximum, (self, other))
-
-    def minimum(self, other):
-        return P.run(P.minimum, (self, other))
-
-    # fused pointwise ops and softmax (ops/nn_ops.py)
-    def addcmul(self, tensor1, tensor2, *, value=1):
-        return nn_ops.addcmul(self, tensor1, tensor2, value, inplace=False)
-
-    def addcmul_(self, tensor1, tensor2, *, value=1):
-        return nn_ops.addcmul(self, tensor1, tensor2, value)
-
-    def addcdiv(self, tensor1, tensor2, *, value=1):
-        return nn_ops.addcdiv(self, tensor1, tensor2, value, inplace=False)
-
-    def addcdiv_(self, tensor1, tensor2, *, value=1):
-        return nn_ops.addcdiv(self, tensor1, tensor2, value)
-
-    def lerp(self, end, weight):
-        return nn_ops.lerp(self, end, weight, inplace=False)
-
-    def lerp_(self, end, weight):
-        return nn_ops.lerp(self, end, weight)
-
-    def softmax(self, dim, dtype=None):
-        return nn_ops.softmax(self if dtype is None else self.to(dtype), dim)
-
-    def log_softmax(self, dim, dtype=None):
-        return nn_ops.softmax(self if dtype is None else self.to(dtype), dim, log=True)
+    def triu_(self, diagonal=0):
+        return apply_(gathering.triu_op, self, diagonal=diagonal)
 
     @staticmethod
     def _make_subclass(cls, data, require_grad=False):
@@ -1005,135 +1098,6 @@ class Tensor(TensorBase):
         out._base = data._base
         out._requires_grad = bool(require_grad)
         return out
-
-    def exp_(self):
-        return P.inplace(P.exp, self, (), floating=True)
-
-    def sigmoid_(self):
-        return P.inplace(P.sigmoid, self, (), floating=True)
-
-    def relu_(self):
-        return P.inplace(P.relu, self, ())
-
-    def tanh_(self):
-        return P.inplace(P.tanh, self, (), floating=True)
-
-    def sqrt_(self):
-        return P.inplace(P.sqrt, self, (), floating=True)
-
-    def log_(self):
-        return P.inplace(P.log, self, (), floating=True)
-
-    def sin_(self):
-        return P.inplace(P.sin, self, (), floating=True)
-
-    def cos_(self):
-        return P.inplace(P.cos, self, (), floating=True)
-
-    def reciprocal_(self):
-        return P.inplace(P.reciprocal, self, (), floating=True)
-
-    def sign_(self):
-        return P.inplace(P.sign, self, ())
-
-    def sgn_(self):
-        return P.inplace(P.sgn, self, ())
-
-    def neg_(self):
-        return P.inplace(P.neg, self, ())
-
-    def abs_(self):
-        return P.inplace(P.abs_, self, ())
-
-    # comparisons and logic
-    def _compare(self, op, other):
-        if other is None:
-            return op is P.ne
-        return P.run(op, (self, other), out_dtype=bool_)
-
-    def __eq__(self, other):
-        return self._compare(P.eq, other)
-
-    def __ne__(self, other):
-        return self._compare(P.ne, other)
-
-    def __lt__(self, other):
-        return self._compare(P.lt, other)
-
-    def __le__(self, other):
-        return self._compare(P.le, other)
-
-    def __gt__(self, other):
-        return self._compare(P.gt, other)
-
-    def __ge__(self, other):
-        return self._compare(P.ge, other)
-
-    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
-
-    def __and__(self, other):
-        return P.run(P.bitwise_and, (self, other))
-
-    def __or__(self, other):
-        return P.run(P.bitwise_or, (self, other))
-
-    def __xor__(self, other):
-        return P.run(P.bitwise_xor, (self, other))
-
-    def __invert__(self):
-        return P.run(P.bitwise_not, (self,))
-
-    def logical_not(self):
-        return P.run(P.logical_not, (self,), out_dtype=bool_)
-
-    def equal(self, other):
-        """True when both have the same shape and elements."""
-        return self._data.shape == other._data.shape and bool(
-            (self._data == other._data).all())
-
-    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return bool(self._backend.xp.allclose(self._data, other._data, rtol, atol, equal_nan))
-
-    # -- reductions -------------------------------------------------------------------------------
-    def sum(self, dim=None, keepdim=False, dtype=None):
-        return reduction.reduce("sum", self, dim, keepdim, dtype)
-
-    def mean(self, dim=None, keepdim=False, dtype=None):
-        return reduction.reduce("mean", self, dim, keepdim, dtype)
-
-    def sum_to_size(self, *size):
-        return reduction.sum_to_size(self, _size_args(size))
-
-    def prod(self, dim=None, keepdim=False, dtype=None):
-        return reduction.prod(self, dim, keepdim, dtype)
-
-    def max(self, dim=None, keepdim=False):
-        if isinstance(dim, Tensor):
-            return self.maximum(dim)
-        return reduction.max_min("max", self, dim, keepdim)
-
-    def min(self, dim=None, keepdim=False):
-        if isinstance(dim, Tensor):
-            return self.minimum(dim)
-        return reduction.max_min("min", self, dim, keepdim)
-
-    def argmax(self, dim=None, keepdim=False):
-        return reduction.argmax_min("argmax", self, dim, keepdim)
-
-    def argmin(self, dim=None, keepdim=False):
-        return reduction.argmax_min("argmin", self, dim, keepdim)
-
-    def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
-        return reduction.var_std(reduction.var, self, dim, unbiased, keepdim, correction)
-
-    def std(self, dim=None, unbiased=None, keepdim=False, correction=None):
-        return reduction.var_std(reduction.std, self, dim, unbiased, keepdim, correction)
-
-    def all(self, dim=None, keepdim=False):
-        return reduction.all_any("all", self, dim, keepdim)
-
-    def any(self, dim=None, keepdim=False):
-        return reduction.all_any("any", self, dim, keepdim)
 
     # -- new tensors like this one ----------------------------------------------------------------
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
@@ -1155,74 +1119,6 @@ class Tensor(TensorBase):
     def new_empty_strided(self, size, stride, dtype=None, device=None, requires_grad=False):
         return creation.empty_strided(size, stride, dtype or self.dtype, device or self._device,
                                       requires_grad)
-
-    # -- rounding, sorting, norms, repeat, masked_fill, type --------------------------------------
-    def rsqrt(self):
-        return P.run(P.rsqrt, (self,), floating=True)
-
-    def rsqrt_(self):
-        return P.inplace(P.rsqrt, self, (), floating=True)
-
-    def log1p(self):
-        return P.run(P.log1p, (self,), floating=True)
-
-    def log1p_(self):
-        return P.inplace(P.log1p, self, (), floating=True)
-
-    def expm1(self):
-        return P.run(P.expm1, (self,), floating=True)
-
-    def erf(self):
-        return P.run(P.erf, (self,), floating=True)
-
-    def erf_(self):
-        return P.inplace(P.erf, self, (), floating=True)
-
-    def erfc(self):
-        return P.run(P.erfc, (self,), floating=True)
-
-    def erfc_(self):
-        return P.inplace(P.erfc, self, (), floating=True)
-
-    def atan2(self, other):
-        return P.run(P.atan2, (self, other), floating=True)
-
-    arctan2 = atan2
-
-    def atan2_(self, other):
-        return P.inplace(P.atan2, self, (other,), floating=True)
-
-    def expm1_(self):
-        return P.inplace(P.expm1, self, (), floating=True)
-
-    def round(self, *, decimals=None):
-        return P.round_tensor(self, decimals)
-
-    def round_(self, *, decimals=None):
-        return P.round_tensor(self, decimals, in_place=True)
-
-    def sort(self, dim=-1, descending=False, *, stable=None):
-        return sorting.sort(self, dim, descending, stable)
-
-    def argsort(self, dim=-1, descending=False, *, stable=False):
-        return sorting.argsort(self, dim, descending, stable)
-
-    def topk(self, k, dim=-1, largest=True, sorted=True):
-        return sorting.topk(self, k, dim, largest, sorted)
-
-    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
-        return reduction.norm(self, p, dim, keepdim, dtype)
-
-    def repeat(self, *repeats):
-        if not repeats:
-            raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
-        return joining.repeat(self, _size_args(repeats))
-
-    def masked_fill(self, mask, value):
-        return indexing.masked_fill(self, mask, value)
-
-    def masked_fill_(self, mask, value):
-        return indexing.masked_fill(self, mask, value, in_place=True)
 
     def type(self, dtype=None, non_blocking=False):
         """No argument: the legacy type name (``'torch.FloatTensor'``); a dtype or such a name:
@@ -1269,16 +1165,16 @@ def _weak(t):
 
 
 def _dtype_view(t, dtype):
-    """``view(dtype)``: reinterpret the bytes (same itemsize only)."""
+    """``view(dtype)``: the same bytes read as ``dtype`` (same itemsize only); like torch's,
+    an alias with no history that autograd does not count as a view."""
     if dtype.itemsize != t.element_size():
         raise RuntimeError("self.element_size() must equal dtype.element_size() for a view "
                            "with a different dtype")
-    out = alias(Tensor, t, t._data.view(dtype.np))
-    out._base = t._base if t._base is not None else t
-    return out
+    return alias(Tensor, t, t._data.view(dtype.np))
 
 
-_registry.set_tensor_class(Tensor)
+set_tensor_class(Tensor)
+install(Tensor, joining.stack, indexing.take_flat, indexing.put_flat)
 
 
 def legacy_new(dtype, args, device=None):

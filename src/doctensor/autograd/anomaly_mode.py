@@ -40,7 +40,7 @@ class AnomalyMode:
     @staticmethod
     def report(node):
         """Warn with the forward stack of ``node`` whose backward failed."""
-        stack = node._metadata.get("traceback_") if node._metadata else None
+        stack = node._extra.metadata.get("traceback_") if node._extra is not None else None
         if stack is None:
             warnings.warn(
                 "Error detected in " + node.name() + ". No forward pass information available. "

@@ -15,7 +15,7 @@ from heapq import heappop, heappush
 
 from .anomaly_mode import AnomalyMode
 from .grad_mode import GradMode
-from .graph import gradient_edge
+from .views import gradient_edge
 
 __all__ = ["run_backward"]
 

@@ -17,14 +17,14 @@ back as a new alias of it carrying the node.  ``ctx.save_for_backward`` stores
 
 import functools
 
+from .._tensor_base import TensorBase, alias, wrap
+from ..backends import for_device
+from . import installed
 from .grad_mode import GradMode
-from .graph import ABOVE, Node, SavedTensor, gradient_edge
+from .graph import Node, SavedTensor
+from .views import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, check_dirty, copy_slices, gradient_edge
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
-
-
-def _tensor_cls():
-    return ABOVE.tensor_class()
 
 
 class FunctionCtx:
@@ -34,9 +34,8 @@ class FunctionCtx:
 
     def save_for_backward(self, *tensors):
         """Keep ``tensors`` (or None) for backward; read them back with ``saved_tensors``."""
-        cls = _tensor_cls()
         for i, t in enumerate(tensors):
-            if t is not None and not isinstance(t, cls):
+            if t is not None and not isinstance(t, TensorBase):
                 raise TypeError(f"save_for_backward can only save variables, but argument {i} "
                                 f"is of type {type(t).__name__}")
         self.to_save = tensors
@@ -97,7 +96,9 @@ class BackwardCFunction(Node, FunctionCtx):
             for i, g in enumerate(grads):
                 if g is None and i < len(self._output_info) and self._output_info[i]:
                     shape, dtype, device = self._output_info[i]
-                    grads[i] = ABOVE.zeros(shape, dtype, device)
+                    backend = for_device(device)
+                    grads[i] = wrap(installed.Tensor, backend.xp.zeros(shape, dtype.np), device,
+                                    backend)
         res = cls.backward(self, *grads)
         if not isinstance(res, tuple):
             res = (res,)
@@ -211,7 +212,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` and record one ``<ClassName>Backward`` node for the outputs."""
-        T = _tensor_cls()
+        T = TensorBase
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, T) and a._requires_grad for a in args)
         record = GradMode.enabled and any(ctx.needs_input_grad)
@@ -268,9 +269,9 @@ def _wire_outputs(ctx, args, outs, T):
             if not is_input:
                 o._requires_grad = False
         elif is_input and any(o is d for d in dirty):
-            ABOVE.check_dirty(o)
+            check_dirty(o)
             if o._base is not None:
-                ABOVE.rebase_view(o, ctx)
+                copy_slices(o, ctx)
             else:
                 o._grad_fn = ctx
                 o._output_nr = i
@@ -283,7 +284,7 @@ def _wire_outputs(ctx, args, outs, T):
             o._requires_grad = True
             if o._base is not None:  # Note [view + in-place errors]
                 o._view_version = o._vc.value
-                o._creation_meta = ABOVE.creation_meta[view_meta]
+                o._creation_meta = view_meta
         result.append(o)
         info.append((o.shape, o.dtype, o.device))  # no reference to o: no cycle through ctx
     ctx._output_info = tuple(info)
@@ -291,13 +292,8 @@ def _wire_outputs(ctx, args, outs, T):
     return tuple(result)
 
 
-MULTI_OUTPUT_NODE = "multi_output_node"
-IN_CUSTOM_FUNCTION = "in_custom_function"
-
-
 def _alias(t):
     """``t.view_as(t)`` without history: an input returned as-is comes back as a view."""
-    from .._tensor_base import alias
     out = alias(type(t), t, t._data)
     out._base = t if t._base is None else t._base
     return out
@@ -324,7 +320,7 @@ def once_differentiable(fn):
             GradMode.enabled = prev
         if not GradMode.enabled:
             return outputs
-        T = _tensor_cls()
+        T = TensorBase
         inputs = [a for a in args if isinstance(a, T) and a._requires_grad]
         if not inputs:
             return outputs

@@ -6,8 +6,10 @@ every input; rows are stacked and reshaped to ``output.shape + input.shape``.  `
 is the Jacobian of the Jacobian of a scalar function (``create_graph=True`` inside).
 """
 
+from .._tensor_base import TensorBase
+from . import installed
+from .api import grad as autograd_grad
 from .grad_mode import GradMode
-from .graph import ABOVE
 
 __all__ = ["jacobian", "hessian"]
 
@@ -23,7 +25,7 @@ def _as_tuple(x, what, fn):
         items = (x,)
         is_tuple = False
     for i, t in enumerate(items):
-        if not isinstance(t, ABOVE.tensor_class()):
+        if not isinstance(t, TensorBase):
             if is_tuple:
                 raise TypeError(f"The {what} given to {fn} must be either a Tensor or a tuple of "
                                 f"Tensors but the value at index {i} has type {type(t)}.")
@@ -49,7 +51,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         tensor([[2., 0.],
                 [0., 4.]])
     """
-    from . import grad as autograd_grad
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
     prev = GradMode.enabled
     GradMode.enabled = True
@@ -79,7 +80,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
             row = []
             for k, inp in enumerate(inputs):
                 if rows[k]:
-                    block = ABOVE.stack(rows[k], 0).view(out.shape + inp.shape)
+                    block = installed.stack(rows[k], 0).view(out.shape + inp.shape)
                 else:
                     block = inp.new_zeros(tuple(out.shape) + tuple(inp.shape))
                 row.append(block if create_graph else block.detach())
@@ -109,7 +110,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
     def single_output(*inp):
         out = func(*inp)
-        if isinstance(out, tuple) or not isinstance(out, ABOVE.tensor_class()):
+        if isinstance(out, tuple) or not isinstance(out, TensorBase):
             raise RuntimeError("The function given to hessian should return a single Tensor")
         if out.numel() != 1:
             raise RuntimeError("The Tensor returned by the function given to hessian should "

@@ -12,8 +12,12 @@ import warnings
 import numpy as np
 
 from .._dtypes import float64
+from .._tensor_base import TensorBase, wrap
+from ..backends import numpy_cpu
+from ..device import CPU
+from . import installed
+from .api import grad as autograd_grad
 from .grad_mode import GradMode
-from .graph import ABOVE
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
@@ -22,8 +26,9 @@ class GradcheckError(RuntimeError):
     """Raised by ``gradcheck`` when the Jacobians disagree."""
 
 
-def _tensor_cls():
-    return ABOVE.tensor_class()
+def _tensor(values, dtype):
+    """A CPU tensor of ``values`` (a NumPy array or nested lists) in ``dtype``."""
+    return wrap(installed.Tensor, np.array(values, dtype.np), CPU, numpy_cpu)
 
 
 def _as_tuple(x):
@@ -31,8 +36,7 @@ def _as_tuple(x):
 
 
 def _outputs(func, inputs):
-    T = _tensor_cls()
-    return tuple(o for o in _as_tuple(func(*inputs)) if isinstance(o, T))
+    return tuple(o for o in _as_tuple(func(*inputs)) if isinstance(o, TensorBase))
 
 
 def _numerical(func, inputs, diff_idx, outputs, eps):
@@ -61,7 +65,6 @@ def _numerical(func, inputs, diff_idx, outputs, eps):
 
 
 def _analytical(inputs, diff_idx, outputs):
-    from . import grad as autograd_grad
     jac = [[np.zeros((inputs[k].numel(), o.numel())) for o in outputs] for k in diff_idx]
     diff = [inputs[k] for k in diff_idx]
     for i, o in enumerate(outputs):
@@ -97,7 +100,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         >>> torch.autograd.gradcheck(torch.sin, (x,))
         True
     """
-    T = _tensor_cls()
+    T = TensorBase
     inputs = _as_tuple(inputs)
     diff_idx = [k for k, x in enumerate(inputs) if isinstance(x, T) and x.requires_grad]
     if not diff_idx:
@@ -126,7 +129,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 def _fmt(a):
-    return repr(ABOVE.tensor(a.tolist(), float64))
+    return repr(_tensor(a.tolist(), float64))
 
 
 class _enable_grad(_no_grad):
@@ -141,8 +144,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                   check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True,
                   fast_mode=False, masked=False):
     """``gradcheck`` of the gradients of ``func`` (second derivatives)."""
-    from . import grad as autograd_grad
-    T = _tensor_cls()
+    T = TensorBase
     inputs = _as_tuple(inputs)
     with _enable_grad():
         outputs = _outputs(func, inputs)
@@ -166,5 +168,5 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
 
 
 def _random_like(o, rng):
-    t = ABOVE.tensor(rng.uniform(-1, 1, tuple(o.shape)).tolist(), o.dtype)
+    t = _tensor(rng.uniform(-1, 1, tuple(o.shape)).tolist(), o.dtype)
     return t.requires_grad_(True)

@@ -10,14 +10,15 @@ every leaf that requires grad::
 import itertools
 import re
 import sys
-import weakref
 
 from .. import _tensor_base
+from .._strides import contiguous_format, dense_order
 from .anomaly_mode import AnomalyMode
 from .grad_mode import GradMode
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor", "unpack_saved", "release_saved",
-           "gradient_edge", "RemovableHandle", "NO_EDGE"]
+           "RemovableHandle", "NO_EDGE", "FREED", "move_retains_grad", "short_name",
+           "type_string"]
 
 _seq = itertools.count()
 NO_EDGE = (None, 0)  # the edge of an input that does not require grad
@@ -54,26 +55,25 @@ class Node:
     must still run for another input, and after them when it does not (torch's engine).
     """
 
-    __slots__ = ("next_functions", "_seq", "_hooks", "_prehooks", "_tensor_prehooks",
-                 "_retains_grad_hooks", "_metadata", "__weakref__")
+    __slots__ = ("next_functions", "_seq", "_extra", "__weakref__")
     num_outputs = 1  # how many gradients apply() receives
 
     def __init__(self, next_functions=()):
         self.next_functions = next_functions
         self._seq = next(_seq)
-        self._hooks = None
-        self._prehooks = None
-        self._tensor_prehooks = None
-        self._retains_grad_hooks = None
-        self._metadata = None
+        self._extra = None  # hooks and metadata, rarely any: _NodeExtra, made on first use
         if AnomalyMode.enabled:
             AnomalyMode.record(self)
 
+    def _ext(self):
+        extra = self._extra
+        if extra is None:
+            extra = self._extra = _NodeExtra()
+        return extra
+
     @property
     def metadata(self):
-        if self._metadata is None:
-            self._metadata = {}
-        return self._metadata
+        return self._ext().metadata
 
     def name(self):
         return type(self).__name__
@@ -90,31 +90,31 @@ class Node:
 
     def register_hook(self, fn):
         """``fn(grad_inputs, grad_outputs)`` runs after this node; it may replace grad_inputs."""
-        if self._hooks is None:
-            self._hooks = {}
-        handle = RemovableHandle(self._hooks)
-        self._hooks[handle.id] = fn
+        hooks = self._ext().hooks
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = fn
         return handle
 
     def register_prehook(self, fn):
         """``fn(grad_outputs)`` runs before this node; it may replace grad_outputs."""
-        if self._prehooks is None:
-            self._prehooks = {}
-        handle = RemovableHandle(self._prehooks)
-        self._prehooks[handle.id] = fn
+        hooks = self._ext().prehooks
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = fn
         return handle
 
     def _register_tensor_prehook(self, output_nr, fn):
-        if self._tensor_prehooks is None:
-            self._tensor_prehooks = {}
-        hooks = self._tensor_prehooks.setdefault(output_nr, {})
+        hooks = self._ext().tensor_prehooks.setdefault(output_nr, {})
         handle = RemovableHandle(hooks)
         hooks[handle.id] = fn
         return handle
 
     def _tensor_hooks(self):
         """``{output_nr: {id: fn}}`` of the tensor hooks that run before this node."""
-        return self._tensor_prehooks
+        return self._extra.tensor_prehooks if self._extra is not None else None
+
+    def _retains_grad(self):
+        """``{output_nr: keep}``: the ``retain_grad`` of this node's outputs."""
+        return self._ext().retains
 
     def _pre(self, grads):
         """Tensor hooks, then retain_grad (Note [hook order])."""
@@ -126,23 +126,27 @@ class Node:
                     new = fn(grads[nr])
                     if new is not None:
                         grads[nr] = new
-        if self._retains_grad_hooks:
-            for nr, fn in self._retains_grad_hooks.items():
+        extra = self._extra
+        if extra is not None and extra.retains:
+            for nr, fn in extra.retains.items():
                 fn(grads[nr])
         return grads
 
     def __call__(self, grads):
         """Run the hooks and ``apply``: what the engine calls (Note [hook order])."""
-        if self._tensor_prehooks or self._retains_grad_hooks:
+        extra = self._extra
+        if extra is None:  # the common case: no hooks
+            return self.apply(grads)
+        if extra.tensor_prehooks or extra.retains:
             grads = self._pre(grads)
-        if self._prehooks:
-            for fn in list(self._prehooks.values()):
+        if extra.prehooks:
+            for fn in list(extra.prehooks.values()):
                 new = fn(tuple(grads))
                 if new is not None:
                     grads = list(new)
         out = self.apply(grads)
-        if self._hooks:
-            for fn in list(self._hooks.values()):
+        if extra.hooks:
+            for fn in list(extra.hooks.values()):
                 new = fn(tuple(out), tuple(grads))
                 if new is not None:
                     new = tuple(new)
@@ -152,6 +156,16 @@ class Node:
                             f"number of values (got {len(new)}, but expected {len(out)})")
                     out = new
         return out
+
+
+class _NodeExtra:
+    """A node's hooks (each ``{handle id: fn}``; tensor hooks per output) and metadata."""
+
+    __slots__ = ("hooks", "prehooks", "tensor_prehooks", "retains", "metadata")
+
+    def __init__(self):
+        self.hooks, self.prehooks, self.tensor_prehooks = {}, {}, {}
+        self.retains, self.metadata = {}, {}
 
 
 class AccumulateGrad(Node):
@@ -198,8 +212,7 @@ class AccumulateGrad(Node):
         elif GradMode.enabled:
             var._grad = var._grad + new
         else:
-            var._grad._data += new._data
-            var._grad._bump_version()
+            var._grad.add_(new)  # torch's ``variable_grad += new_grad``, one version bump
         post = var._post_accumulate_hooks
         if post:
             for fn in list(post.values()):
@@ -207,7 +220,6 @@ class AccumulateGrad(Node):
         return ()
 
 
-from .._strides import dense_order  # noqa: E402
 
 # Note [gradient layout contract]
 # torch stores a leaf's .grad with the leaf's own strides when the leaf is dense (non-overlapping
@@ -230,38 +242,16 @@ def _clone_obey_contract(grad, var):
     ``grad.new_empty_strided(var.sizes(), var.strides()).copy_(grad)``, whose ``copy_`` leaves
     the new ``.grad`` at version 1; otherwise ``grad.clone(contiguous_format)``, at version 0.
     In grad mode (``create_graph``) the copy is differentiable, as torch's is."""
-    shape = var._data.shape
-    order = dense_order(shape, var.stride())
-    dense = order is not None
-    if not dense:
-        if grad.requires_grad:
-            from .._strides import contiguous_format
-            return grad.clone(memory_format=contiguous_format)
-        order = list(range(len(shape)))
-    xp = grad._backend.xp
-    inverse = [0] * len(order)
-    for i, d in enumerate(order):
-        inverse[d] = i
-    data = xp.empty([shape[d] for d in order], dtype=grad._data.dtype).transpose(inverse)
-    from .._tensor_base import wrap
-    out = wrap(type(grad), data, grad._device, grad._backend)
-    if grad.requires_grad:
-        return out.copy_(grad)  # CopyBackwards, version 1
-    data[...] = grad._data
-    if dense:
-        out._bump_version()
-    return out
+    if dense_order(var._data.shape, var.stride()) is None:
+        return grad.clone(memory_format=contiguous_format)
+    return grad.new_empty_strided(var._data.shape, var.stride()).copy_(grad)
 
 
 def move_retains_grad(tensor, old):
     """After an in-place op, ``retain_grad`` follows the tensor to its new grad_fn (torch)."""
-    hooks = old._retains_grad_hooks
-    keep = hooks.pop(tensor._output_nr, None) if hooks else None
+    keep = old._extra.retains.pop(tensor._output_nr, None) if old._extra is not None else None
     if keep is not None:
-        new = tensor.grad_fn
-        if new._retains_grad_hooks is None:
-            new._retains_grad_hooks = {}
-        new._retains_grad_hooks[tensor._output_nr] = keep
+        tensor.grad_fn._retains_grad()[tensor._output_nr] = keep
 
 
 def _is_fresh(t):
@@ -275,44 +265,6 @@ def _is_fresh(t):
     if t._base is None:
         return t._vc is None
     return sys.getrefcount(t._base) == 2
-
-
-class _Above:
-    """Note [layers]: autograd sits below ``ops/`` and ``tensor.py`` (DESIGN.md), yet a few
-    of its tools need them: the Tensor class, some ops (``tensor``, ``zeros``, ``stack``) and
-    the view machinery that rebases history.  ``ops/views.py`` registers them here when it
-    is imported, so autograd never imports upward."""
-
-    tensor_class = None  # () -> the Tensor class
-    tensor = None  # (data, dtype) -> a new tensor (torch.tensor)
-    zeros = None  # (shape, dtype, device) -> zeros
-    stack = None  # (tensors, dim) -> torch.stack
-    view_edge = None  # refresh the grad_fn of a view whose base changed in place
-    rebase_view = None  # (view, node): CopySlices for a custom Function's dirty view
-    check_dirty = None  # (tensor): a custom Function may not mark it dirty (torch's errors)
-    creation_meta = None  # name -> the CreationMeta marks of ops/views.py
-
-
-ABOVE = _Above()
-
-
-def gradient_edge(tensor):
-    """The edge ``(node, output_nr)`` through which gradient flows into ``tensor``."""
-    version = tensor._view_version
-    if version is not None and version != tensor._vc.value:
-        ABOVE.view_edge(tensor)
-    fn = tensor._grad_fn
-    if fn is not None:
-        return (fn, tensor._output_nr)
-    if not tensor._requires_grad:
-        return NO_EDGE
-    acc = tensor._grad_acc() if tensor._grad_acc is not None else None
-    if acc is None:
-        if tensor._requires_grad_of_base:  # Note [views of a base without history]
-            return NO_EDGE
-        acc = AccumulateGrad(tensor)
-        tensor._grad_acc = weakref.ref(acc)
-    return (acc, 0)
 
 
 # Note [saved tensors]
@@ -333,7 +285,7 @@ def short_name(node):
     return _BACKWARD_SUFFIX.sub(lambda m: m.group(1).lstrip("0"), node.name())
 
 
-_FREED = ("Trying to backward through the graph a second time (or directly access saved "
+FREED = ("Trying to backward through the graph a second time (or directly access saved "
           "tensors after they have already been freed). Saved intermediate values of the "
           "graph are freed when you call .backward() or autograd.grad(). Specify "
           "retain_graph=True if you need to backward through the graph a second time or "
@@ -347,7 +299,7 @@ def unpack_saved(saved, node):
     if saved.__class__ is SavedTensor:
         return saved.unpack(node)
     if saved is _RELEASED:
-        raise RuntimeError(_FREED)
+        raise RuntimeError(FREED)
     return saved
 
 
@@ -381,7 +333,7 @@ class SavedTensor:
     def unpack(self, node):
         value = self.value
         if value is _RELEASED:
-            raise RuntimeError(_FREED)
+            raise RuntimeError(FREED)
         current = value._vc.value
         if current != self.version:
             grad_fn = node if self.is_output else value.grad_fn

@@ -14,7 +14,7 @@ def data_ptr(array):
 def as_strided(buffer, shape, strides, offset):
     """A view of the flat ``buffer`` with element ``strides`` starting at element ``offset``."""
     item = buffer.itemsize
-    return xp.ndarray(shape, buffer.dtype, buffer, offset * item, tuple(s * item for s in strides))
+    return xp.ndarray(shape, buffer.dtype, buffer, offset * item, [s * item for s in strides])
 
 
 def from_host(array):

@@ -1,31 +1,33 @@
-"""One op, declared once: ``Op`` records and the single ``apply`` that runs them.
+"""One op, declared once: the ``Op`` record and the class of its backward nodes.
 
-An op record holds its name, its grad_fn name as torch 2.13 prints it, a pure array
-``forward(xp, *arrays, **attrs)``, a ``backward(ctx, grad)`` written in doctensor ops (so
-double backward works), and ``saves``: which inputs/results its backward reads, keyed by
-the inputs whose gradient needs them (torch saves ``other`` for ``mul`` only when ``self``
-requires grad).  Eager mode, autograd and in-place variants all go through ``record()``.
+A record is the whole op (DESIGN.md): its name and grad_fn name as torch 2.13 prints them,
+a pure array ``forward(xp, *arrays, **attrs)``, a named ``backward(ctx, grad)`` written in
+doctensor ops (so double backward works), what the backward reads (``saves``), how
+arguments are promoted and checked, its NumPy ufunc, and the variants torch declares for it
+(method, function, in-place).  ``ops/_dispatch.py`` runs records; every record is in
+``REGISTRY``, which the tests turn into the op table.
+
+``saves={"other": "self"}`` reads: save ``other`` when ``self`` requires grad (torch's
+``derivatives.yaml``: the formula for ``self`` uses ``other``).  A saved name is an input's
+or an output's (``result``); the users are one input name or a tuple of them.
 """
 
 from types import MappingProxyType
 
 import numpy as np
 
-from .._dtypes import _BY_NP
-from .._tensor_base import INFERENCE, empty_strides
-from ..autograd.grad_mode import GradMode
-from ..autograd.graph import NO_EDGE, Node, SavedTensor, gradient_edge, release_saved, unpack_saved
+from .._dtypes import _BY_NP, bool_, float64, int64
+from .._tensor_base import wrap
+from ..autograd.graph import Node, release_saved, unpack_saved
+from ..backends import numpy_cpu
+from ..device import CPU
 
-__all__ = ["zeros_like", "zero_gradient", "Op", "declare", "OpNode", "record", "recorded",
-           "wrap_result", "Tensor"]
+__all__ = ["Op", "ViewOp", "declare", "view_op", "OpNode", "REGISTRY", "NO_ATTRS"]
 
-# The Tensor class (layer 6) registers itself here so that ops can wrap their results.
-Tensor = None
-
-
-def set_tensor_class(cls):
-    global Tensor
-    Tensor = cls
+REGISTRY = {}  # key (the grad_fn name, or the name of an op without one) -> Op
+NO_ATTRS = MappingProxyType({})  # the attrs of a node whose op takes none (read-only)
+_NOT_SAVED = object()
+Tensor = None  # the Tensor class, installed by _dispatch.set_tensor_class
 
 
 class OpNode(Node):
@@ -60,11 +62,9 @@ class OpNode(Node):
         if name in saved:
             value = unpack_saved(saved[name], self)
             if isinstance(value, (bool, int, float)):
-                from .._dtypes import bool_, float64, int64
-                from .creation import tensor
                 dtype = bool_ if isinstance(value, bool) else \
                     int64 if isinstance(value, int) else float64
-                return tensor(value, dtype=dtype)
+                return wrap(Tensor, np.asarray(value, dtype.np), CPU, numpy_cpu)
             return value
         if name in self.op.saves:
             return None
@@ -93,16 +93,14 @@ class OpNode(Node):
 
 
 def _fit(grad, meta):
-    """Un-broadcast a gradient to its input's shape and cast it to the input's dtype."""
+    """Un-broadcast a gradient to its input's shape and cast it to the input's dtype: the
+    one place gradients are un-broadcast."""
     shape, code = meta
     if grad._data.shape != shape:
         grad = grad.sum_to_size(shape)
     if grad._data.dtype != np.dtype(code):
         grad = grad.to(_BY_NP[np.dtype(code)])
     return grad
-
-
-_NOT_SAVED = object()
 
 
 def _value_property(name):
@@ -125,35 +123,72 @@ def _saved_attribute_property(name):
     return property(lambda node: node._read_saved(name))
 
 
-_NO_ATTRS = MappingProxyType({})  # the attrs of a node whose op takes none (read-only)
+def _names(value):
+    """A variant or user list as a tuple of names (None: none)."""
+    if value is None:
+        return ()
+    return (value,) if isinstance(value, str) else tuple(value)
 
 
 class Op:
-    """A declared op (see the module docstring)."""
+    """A declared op (see the module docstring).
 
-    def __init__(self, name, grad_fn, forward, inputs, saves, num_outputs=1):
+    ``kind``: ``"pointwise"`` (operands broadcast, torch's TensorIterator layout),
+    ``"view"`` (``forward`` is a geometry: ``ViewOp``) or None (a contiguous result, as torch
+    allocates one).  ``promote``: None (arrays as they come), ``"common"`` (torch's
+    result_type of the tensor and number operands) or ``"float"`` (that, with integers
+    computed in the default float dtype); ``scalars`` names attrs that take part in it (pow's
+    exponent).  ``layout``: ``"pointwise"``, ``"contiguous"``, or the forward's own layout
+    (``"forward"``; ``"strided"`` keeps even an empty result's strides).  A record with a
+    ``ufunc`` has a forward that takes ``out=`` (the in-place fast write).
+    """
+
+    def __init__(self, name, grad_fn, forward, inputs=("self",), saves=None, *, outputs=None,
+                 kind=None, promote=None, scalars=(), unpromoted=(), check=None, ufunc=None,
+                 layout=None, device_attr=None, method=None, function=None, inplace=None,
+                 unsaved=()):
         self.name = name
         self.grad_fn = grad_fn
         self.forward = forward
-        self.inputs = inputs
-        self.saves = saves or {}
+        self.cpu_forward = forward  # Note [kernels by device]: on_cpu replaces it
         self.backward = None
-        self.check = None  # optional check(args) run before anything else (torch's refusals)
-        self.contiguous_out = False  # True: the result is contiguous, whatever the inputs
-        self.ufunc = None  # the NumPy ufunc forward is without attrs (pointwise.binary's fast path)
-        self.unsaved = frozenset()  # attrs torch's node does not keep: no _saved_<name>
-        # per saved name: the inputs whose gradient reads it, and what to save (an input's
-        # index, or None for the result)
-        self.save_plan = tuple((saved, tuple(users), None if saved == "result" else
-                                inputs.index(saved)) for saved, users in self.saves.items())
+        self.inputs = tuple(inputs)
+        self.outputs = ("result",) if outputs is None else tuple(outputs)
+        self.kind = kind
+        self.promote = "common" if promote is None and kind == "pointwise" else promote
+        self.scalars = tuple(scalars)
+        self.unpromoted = tuple(unpromoted)  # inputs passed as they are (where's condition)
+        self.check = check  # check(*args, **attrs): torch's refusals, before anything else
+        self.ufunc = ufunc  # the NumPy ufunc of the forward without attrs (the fast path)
+        self.layout = layout or ("pointwise" if kind == "pointwise" else "contiguous")
+        self.device_attr = device_attr  # the attr naming the result's device (_to_copy)
+        self.method, self.function, self.inplace = (_names(v) for v in (method, function,
+                                                                          inplace))
+        self.unsaved = frozenset(unsaved)  # attrs torch's node does not keep: no _saved_<name>
+        self.saves = {}
+        plan = []  # (saved name, indices of its users, input index or -1 - output index)
+        for saved, users in (saves or {}).items():
+            self.saves[saved] = _names(users)
+            where = self.inputs.index(saved) if saved in self.inputs else \
+                -1 - self.outputs.index(saved)
+            plan.append((saved, tuple(self.inputs.index(u) for u in _names(users)), where))
+        self.save_inputs = tuple(p for p in plan if p[2] >= 0)
+        self.save_outputs = tuple(p for p in plan if p[2] < 0)
+        self._self_users = next((p[1] for p in plan if p[0] == "self"), ())
+        n = len(self.outputs)
         self.node_cls = type(grad_fn or name, (OpNode,), {
-            "__slots__": (), "op": self, "num_outputs": num_outputs,
-            "multi": num_outputs != 1})
+            "__slots__": (), "op": self, "num_outputs": n, "multi": n != 1})
+        self._node_classes = {n: self.node_cls}
         self.exposed = set()
         self.expose(self.saves)
+        key = grad_fn or name
+        if key in REGISTRY:
+            raise ValueError(f"op {key} is declared twice")
+        REGISTRY[key] = self
+        self.key = key
 
     def expose(self, names):
-        """Give this op's nodes the attributes ``<name>`` and ``_saved_<name>`` (``record``
+        """Give this op's nodes the attributes ``<name>`` and ``_saved_<name>`` (the dispatch
         calls it with the names of the attrs it sees)."""
         for name in names:
             if name not in self.exposed:
@@ -163,114 +198,50 @@ class Op:
                 if name not in self.unsaved:
                     setattr(self.node_cls, f"_saved_{name}", _saved_attribute_property(name))
 
+    def node_class(self, n):
+        """The class of this op's nodes for ``n`` outputs (an op of several views makes as
+        many as it is asked for), named as torch names them."""
+        cls = self._node_classes.get(n)
+        if cls is None:
+            cls = self._node_classes[n] = type(self.node_cls.__name__, (self.node_cls,), {
+                "__slots__": (), "num_outputs": n, "multi": n != 1 or not self.outputs})
+        return cls
+
+    def saves_self_for(self, inputs):
+        """Whether this op saves its ``self`` for these inputs (a user requires grad): in
+        place, that is a copy of ``self`` from before the write."""
+        return any(getattr(inputs[i], "_requires_grad", False) for i in self._self_users)
+
     def def_backward(self, fn):
         """Decorator: attach the backward formula ``fn(ctx, grad) -> grads per input``."""
         self.backward = fn
+        return fn
+
+    def on_cpu(self, fn):
+        """Decorator: the forward CPU tensors run instead of ``forward``, where torch's CPU
+        kernel computes in an order of its own (Note [kernels by device])."""
+        self.cpu_forward = fn
         return fn
 
     def __repr__(self):
         return f"<op {self.name} -> {self.grad_fn}>"
 
 
-def declare(name, grad_fn, inputs=("self",), saves=None, num_outputs=1):
-    """Decorator turning ``forward(xp, *arrays, **attrs)`` into an ``Op``.
+class ViewOp(Op):
+    """A view op: ``forward(shape, strides, offset, **attrs)`` gives the new geometry (for an
+    op of several views, ``outputs=()`` and a list of geometries).  ``tracks_base=False``:
+    torch's ``_unsafe_view``, which shares memory but is no view to autograd."""
 
-    ``saves`` maps a saved name (an input name or ``"result"``) to the indices of the
-    inputs whose gradient formula reads it.
-    """
-    def wrap(forward):
-        return Op(name, grad_fn, forward, inputs, saves, num_outputs)
-    return wrap
-
-
-def wrap_result(data, like):
-    """A fresh tensor owning ``data``, on ``like``'s device."""
-    if not data.size:
-        data = empty_strides(data, force=True)
-    t = object.__new__(Tensor)
-    t._data = data
-    t._device = like._device
-    t._backend = like._backend
-    if INFERENCE.on:
-        t._inference = True  # Note [inference mode]
-    return t
+    def __init__(self, name, grad_fn, geometry, tracks_base=True, **kw):
+        super().__init__(name, grad_fn, geometry, kind="view", **kw)
+        self.tracks_base = tracks_base
 
 
-def recorded(op, inputs, out, attrs=None):
-    """``out`` as the fresh result of ``op`` on ``inputs`` (on the device of the first, a
-    tensor), with the op's node when one of them requires grad."""
-    result = wrap_result(out, inputs[0])
-    if needs_grad(inputs):
-        record(op, inputs, (result,), attrs)
-    return result
+def declare(name, grad_fn, inputs=("self",), **fields):
+    """Decorator turning ``forward(xp, *arrays, **attrs)`` into an ``Op`` (fields: ``Op``)."""
+    return lambda forward: Op(name, grad_fn, forward, inputs, **fields)
 
 
-def zeros_like(t):
-    """Fresh zeros shaped like ``t``: what torch's formulas give for a constant's gradient
-    (``grad * 0`` would turn negative gradients into -0., which prints differently)."""
-    return wrap_result(t._backend.xp.zeros_like(t._data), t)
-
-
-def zero_gradient(ctx, grad):
-    """The backward of an op whose output does not depend on its input (sign, round, the
-    random fills): zeros."""
-    return (zeros_like(grad),)
-
-
-def needs_grad(inputs):
-    """True when grad mode is on and some tensor input requires grad."""
-    if not GradMode.enabled:
-        return False
-    for t in inputs:
-        if t.__class__ is not float and t.__class__ is not int and getattr(
-                t, "_requires_grad", False):
-            return True
-    return False
-
-
-def record(op, inputs, outputs, attrs=None, originals=None):
-    """Attach ``op``'s backward node to ``outputs`` (call only when ``needs_grad``).
-
-    ``originals`` maps saved input names to values to save instead of the live input (an
-    in-place op saves a clone of ``self`` from before it wrote).
-    """
-    edges = []
-    meta = []
-    for t in inputs:
-        if isinstance(t, Tensor) and t._requires_grad:
-            fn = t._grad_fn  # gradient_edge's common case inline: a result, no view
-            edges.append((fn, t._output_nr) if fn is not None and t._view_version is None
-                         else gradient_edge(t))
-            meta.append((t._data.shape, t._data.dtype.char))  # untracked by the collector
-        else:
-            edges.append(NO_EDGE)
-            meta.append(None)
-    node = op.node_cls(tuple(edges))
-    node.input_meta = tuple(meta)  # a tuple: the garbage collector stops tracking it
-    if attrs is None:
-        node.attrs = _NO_ATTRS
-    else:
-        node.attrs = attrs
-        if not op.exposed.issuperset(attrs):
-            op.expose(attrs)
-    saved = {}
-    for name, users, index in op.save_plan:
-        for i in users:
-            if edges[i] is not NO_EDGE:
-                break
-        else:
-            continue  # no input whose gradient formula reads it requires grad
-        if index is None:
-            saved[name] = SavedTensor(outputs[0], is_output=True)
-        elif originals and name in originals:
-            saved[name] = SavedTensor(originals[name])
-        else:
-            value = inputs[index]
-            saved[name] = SavedTensor(value) if isinstance(value, Tensor) else value
-    node.saved = saved
-    for i, out in enumerate(outputs):
-        if out is not None:
-            out._grad_fn = node
-            out._requires_grad = True
-            out._output_nr = i
-    return node
+def view_op(name, grad_fn, **fields):
+    """Decorator turning ``geometry(shape, strides, offset, **attrs)`` into a ``ViewOp``."""
+    return lambda geometry: ViewOp(name, grad_fn, geometry, **fields)

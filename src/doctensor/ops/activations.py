@@ -12,9 +12,10 @@ derivative follows (under ``create_graph`` its nodes are ours, not torch's
 import numpy as np
 
 from ..random import _check_floating
-from ._registry import declare
-from .nn_ops import _apply, _f
-from .pointwise import inplace, where_tensor, wide
+from ._dispatch import apply, apply_
+from .nn_ops import _f
+from .nn_ops import _nn_op as declare
+from .pointwise import where_tensor, wide
 
 __all__ = ["elu", "celu", "silu", "mish", "softplus", "hardtanh", "hardsigmoid", "hardswish",
            "log_sigmoid", "softshrink", "hardshrink", "threshold", "prelu"]
@@ -25,8 +26,8 @@ def _run(op, t, attrs, in_place, kernel=None, out_op=None):
     if kernel is not None:
         _check_floating(kernel, t.dtype)
     if in_place:
-        return inplace(out_op or op, t, (), attrs)
-    return _apply(op, (t,), attrs)
+        return apply_(out_op or op, t, **(attrs or {}))
+    return apply(op, t, **(attrs or {}))
 
 
 # -- ELU family: elu, selu (elu with fixed coefficients) and celu -------------------------------
@@ -47,23 +48,23 @@ def _elu_slope(x, alpha, scale, input_scale, from_result=False):
     return where_tensor(x <= 0, where_tensor(x < 0, below, at_zero), scale)
 
 
-@declare("elu", "EluBackward0", saves={"self": (0,)})
+@declare("elu", "EluBackward0", saves={"self": "self"})
 def elu_op(xp, a, alpha=1.0, scale=1.0, input_scale=1.0):
     return _elu_forward(xp, a, alpha, scale, input_scale)
 
 
 @elu_op.def_backward
-def _(ctx, grad):
+def elu_backward(ctx, grad):
     return (grad * _elu_slope(ctx.self, ctx.alpha, ctx.scale, ctx.input_scale),)
 
 
-@declare("elu_", "EluBackward1", saves={"result": (0,)})
+@declare("elu_", "EluBackward1", saves={"result": "self"})
 def elu_inplace_op(xp, a, alpha=1.0, scale=1.0, input_scale=1.0):
     return _elu_forward(xp, a, alpha, scale, input_scale)
 
 
 @elu_inplace_op.def_backward
-def _(ctx, grad):
+def elu_inplace_backward(ctx, grad):
     return (grad * _elu_slope(ctx.result, ctx.alpha, ctx.scale, ctx.input_scale, True),)
 
 
@@ -72,23 +73,23 @@ def elu(t, alpha=1.0, scale=1.0, input_scale=1.0, in_place=False):
     return _run(elu_op, t, attrs, in_place, "elu_cpu", elu_inplace_op)
 
 
-@declare("celu", "CeluBackward0", saves={"self": (0,)})
+@declare("celu", "CeluBackward0", saves={"self": "self"})
 def celu_op(xp, a, alpha=1.0):
     return _elu_forward(xp, a, alpha, 1.0, 1.0 / alpha)
 
 
 @celu_op.def_backward
-def _(ctx, grad):
+def celu_backward(ctx, grad):
     return (grad * _elu_slope(ctx.self, ctx.alpha, 1.0, 1.0 / ctx.alpha),)
 
 
-@declare("celu_", "CeluBackward1", saves={"result": (0,)})
+@declare("celu_", "CeluBackward1", saves={"result": "self"})
 def celu_inplace_op(xp, a, alpha=1.0):
     return _elu_forward(xp, a, alpha, 1.0, 1.0 / alpha)
 
 
 @celu_inplace_op.def_backward
-def _(ctx, grad):
+def celu_inplace_backward(ctx, grad):
     return (grad * _elu_slope(ctx.result, ctx.alpha, 1.0, 1.0 / ctx.alpha, True),)
 
 
@@ -98,13 +99,13 @@ def celu(t, alpha=1.0, in_place=False):
 
 # -- smooth gates: silu, mish, softplus, log_sigmoid --------------------------------------------
 
-@declare("silu", "SiluBackward0", saves={"self": (0,)})
+@declare("silu", "SiluBackward0", saves={"self": "self"})
 def silu_op(xp, a):
     return wide(lambda x: x / (1 + np.exp(-x)), a)
 
 
 @silu_op.def_backward
-def _(ctx, grad):
+def silu_backward(ctx, grad):
     x = ctx.self
     s = x.sigmoid()
     return (grad * s * (1 + x * (1 - s)),)
@@ -114,13 +115,13 @@ def silu(t, in_place=False):
     return _run(silu_op, t, None, in_place, "silu_cpu")
 
 
-@declare("mish", "MishBackward0", saves={"self": (0,)})
+@declare("mish", "MishBackward0", saves={"self": "self"})
 def mish_op(xp, a):
     return wide(lambda x: x * np.tanh(np.log1p(np.exp(x))), a)
 
 
 @mish_op.def_backward
-def _(ctx, grad):
+def mish_backward(ctx, grad):
     x = ctx.self
     t = softplus(x).tanh()
     return (grad * (t + x * x.sigmoid() * (1 - t * t)),)
@@ -130,7 +131,7 @@ def mish(t, in_place=False):
     return _run(mish_op, t, None, in_place, "mish_cpu")
 
 
-@declare("softplus", "SoftplusBackward0", saves={"self": (0,)})
+@declare("softplus", "SoftplusBackward0", saves={"self": "self"})
 def softplus_op(xp, a, beta=1.0, threshold=20.0):
     b = _f(beta, a.dtype)
     scaled = a * b
@@ -139,7 +140,7 @@ def softplus_op(xp, a, beta=1.0, threshold=20.0):
 
 
 @softplus_op.def_backward
-def _(ctx, grad):
+def softplus_backward(ctx, grad):
     scaled = ctx.self * ctx.beta
     z = scaled.exp()
     return (where_tensor(scaled > ctx.threshold, grad, grad * z / (z + 1)),)
@@ -149,13 +150,13 @@ def softplus(t, beta=1.0, threshold=20.0):
     return _run(softplus_op, t, {"beta": beta, "threshold": threshold}, False, "softplus_cpu")
 
 
-@declare("log_sigmoid", "LogSigmoidBackward0", saves={"self": (0,)})
+@declare("log_sigmoid", "LogSigmoidBackward0", saves={"self": "self"})
 def log_sigmoid_op(xp, a):
     return wide(lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), a)
 
 
 @log_sigmoid_op.def_backward
-def _(ctx, grad):
+def log_sigmoid_backward(ctx, grad):
     return (grad * (-ctx.self).sigmoid(),)
 
 
@@ -165,13 +166,13 @@ def log_sigmoid(t):
 
 # -- piecewise linear: hardtanh (relu6), hardsigmoid, hardswish, shrinks, threshold ---------------
 
-@declare("hardtanh", "HardtanhBackward0", saves={"self": (0,)})
+@declare("hardtanh", "HardtanhBackward0", saves={"self": "self"})
 def hardtanh_op(xp, a, min_val=-1.0, max_val=1.0):
     return xp.minimum(xp.maximum(a, _f(min_val, a.dtype)), _f(max_val, a.dtype))
 
 
 @hardtanh_op.def_backward
-def _(ctx, grad):
+def hardtanh_backward(ctx, grad):
     x = ctx.self
     return (where_tensor((x > ctx.min_val) & (x < ctx.max_val), grad, 0),)
 
@@ -182,14 +183,14 @@ def hardtanh(t, min_val=-1.0, max_val=1.0, in_place=False):
     return _run(hardtanh_op, t, {"min_val": min_val, "max_val": max_val}, in_place)
 
 
-@declare("hardsigmoid", "HardsigmoidBackward0", saves={"self": (0,)})
+@declare("hardsigmoid", "HardsigmoidBackward0", saves={"self": "self"})
 def hardsigmoid_op(xp, a):
     three, six = _f(3, a.dtype), _f(6, a.dtype)
     return xp.minimum(xp.maximum(a + three, _f(0, a.dtype)), six) / six
 
 
 @hardsigmoid_op.def_backward
-def _(ctx, grad):
+def hardsigmoid_backward(ctx, grad):
     x = ctx.self
     return (where_tensor((x > -3) & (x < 3), grad / 6, 0),)
 
@@ -198,14 +199,14 @@ def hardsigmoid(t, in_place=False):
     return _run(hardsigmoid_op, t, None, in_place, "hardsigmoid_cpu")
 
 
-@declare("hardswish", "HardswishBackward0", saves={"self": (0,)})
+@declare("hardswish", "HardswishBackward0", saves={"self": "self"})
 def hardswish_op(xp, a):
     three, six = _f(3, a.dtype), _f(6, a.dtype)
     return a * xp.minimum(xp.maximum(a + three, _f(0, a.dtype)), six) / six
 
 
 @hardswish_op.def_backward
-def _(ctx, grad):
+def hardswish_backward(ctx, grad):
     x = ctx.self
     middle = where_tensor(x < 3, grad * (x / 3 + 0.5), grad)
     return (where_tensor(x <= -3, 0, middle),)
@@ -221,13 +222,13 @@ def _check_lambda(t, lambd):
                            f"{t.dtype.scalar_name}, but found {lambd:g}")
 
 
-@declare("softshrink", "SoftshrinkBackward0", saves={"self": (0,)})
+@declare("softshrink", "SoftshrinkBackward0", saves={"self": "self"})
 def softshrink_op(xp, a, lambd=0.5):
     lam = _f(lambd, a.dtype)
     return xp.where(a > lam, a - lam, xp.where(a < -lam, a + lam, a * _f(0, a.dtype)))
 
 
-@declare("hardshrink", "HardshrinkBackward0", saves={"self": (0,)})
+@declare("hardshrink", "HardshrinkBackward0", saves={"self": "self"})
 def hardshrink_op(xp, a, lambd=0.5):
     lam = _f(lambd, a.dtype)
     return xp.where((a >= -lam) & (a <= lam), _f(0, a.dtype), a)
@@ -235,7 +236,7 @@ def hardshrink_op(xp, a, lambd=0.5):
 
 @softshrink_op.def_backward
 @hardshrink_op.def_backward
-def _(ctx, grad):
+def shrink_backward(ctx, grad):
     x = ctx.self
     return (where_tensor((x > ctx.lambd) | (x < -ctx.lambd), grad, 0),)  # NaN: 0, as torch
 
@@ -258,13 +259,12 @@ def _threshold_backward(ctx, grad):
     return (where_tensor(ctx.self <= ctx.threshold, 0, grad),)
 
 
-threshold_op = declare("threshold", "ThresholdBackward0",
-                       saves={"self": (0,)})(_threshold_forward)
-threshold_inplace_op = declare("threshold_", "ThresholdBackward1",
-                               saves={"self": (0,)})(_threshold_forward)
+threshold_op = declare("threshold", "ThresholdBackward0", saves={"self": "self"},
+                       unsaved=("value",))(_threshold_forward)  # as torch's nodes
+threshold_inplace_op = declare("threshold_", "ThresholdBackward1", saves={"self": "self"},
+                               unsaved=("value",))(_threshold_forward)
 threshold_op.def_backward(_threshold_backward)
 threshold_inplace_op.def_backward(_threshold_backward)
-threshold_op.unsaved = threshold_inplace_op.unsaved = frozenset({"value"})  # as torch's nodes
 
 
 def threshold(t, threshold, value, in_place=False):
@@ -275,13 +275,13 @@ def threshold(t, threshold, value, in_place=False):
 # -- prelu: a learned slope per channel ---------------------------------------------------------
 
 @declare("_prelu_kernel", "PreluKernelBackward0", ("self", "weight"),
-         saves={"self": (0, 1), "weight": (0,)})
+         saves={"self": ("self", "weight"), "weight": "self"})
 def prelu_op(xp, a, w):
     return xp.where(a > 0, a, w * a)
 
 
 @prelu_op.def_backward
-def _(ctx, grad):
+def prelu_backward(ctx, grad):
     x, n = ctx.self, ctx.needs_input_grad
     positive = x > 0
     return (where_tensor(positive, grad, ctx.weight * grad) if n[0] else None,
@@ -308,4 +308,4 @@ def prelu(t, weight):
                            f"ndim = {weight.dim()}")
     if t.dim() != weight.dim():  # one slope per channel, broadcast over the other dims
         weight = weight.reshape([weight.numel() if i == 1 else 1 for i in range(t.dim())])
-    return _apply(prelu_op, (t, weight))
+    return apply(prelu_op, t, weight)

@@ -17,10 +17,10 @@ pools once more.
 import numpy as np
 
 from .._tensor_base import warn_once
-from ._registry import declare, needs_grad, record, recorded, wrap_result, zeros_like
+from ._dispatch import apply, check_same_device
+from ._registry import declare
+from .creation import from_array, zeros_like
 from .joining import constant_pad
-from .pointwise import check_same_device
-from .reduction import contiguous_result
 
 __all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pair"]
 
@@ -77,7 +77,7 @@ def _window_gradient(shape, dcols, stride, dil, padding):
 
 
 def _check_cpu(x):
-    if x._backend.xp is not np:
+    if x._backend.is_real_gpu:
         raise NotImplementedError("doctensor's convolution and pooling run on NumPy arrays "
                                   "only (the CPU and the emulated CUDA device)")
 
@@ -89,21 +89,16 @@ def _pool_args(x, kernel_size, stride, padding):
     return kernel, kernel if stride is None or stride == [] else pair(stride), pair(padding)
 
 
-def _batch(x):
-    """``x``'s array, an unbatched (C, H, W) one as a batch of one: torch pools those itself,
-    with no squeeze in the graph."""
-    return x._data[None] if x.dim() == 3 else x._data
-
-
-def _unbatch(x, out):
-    return out[0] if x.dim() == 3 else out
-
-
-def _as_batch(shape, g):
-    """An unbatched (C, H, W) input's shape and gradient as a batch of one; and whether."""
-    if len(shape) == 3:
-        return (1,) + tuple(shape), g[None], True
-    return tuple(shape), g, False
+def _batched(forward):
+    """A pool's forward (or its gradient's) for (N, C, H, W) arrays, also taking unbatched
+    (C, H, W) ones as a batch of one: torch pools those itself, with no squeeze in the graph.
+    Every array argument gets the batch dim, and every array result loses it."""
+    def run(xp, *arrays, **attrs):
+        if arrays[0].ndim != 3:
+            return forward(xp, *arrays, **attrs)
+        out = forward(xp, *(a[None] for a in arrays), **attrs)
+        return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
+    return run
 
 
 # -- conv2d ---------------------------------------------------------------------------------
@@ -118,7 +113,7 @@ def _by_group(groups, channels, fn):
 
 
 @declare("convolution", "ConvolutionBackward0", ("input", "weight", "bias"),
-         saves={"input": (1,), "weight": (0,)})
+         saves={"input": "weight", "weight": "input"})
 def _conv(xp, x, w, b, stride, padding, dilation, groups=1):
     if len(stride) == 1:  # conv1d: a height of 1
         return _conv.forward(xp, _with_height(x), _with_height(w), b, (1, *stride),
@@ -138,7 +133,7 @@ def _conv_out(xshape, wshape, stride, padding, dilation):
 
 
 @_conv.def_backward
-def _(ctx, grad):
+def conv_backward(ctx, grad):
     shapes = (ctx.input_meta[0] or (None,))[0], (ctx.input_meta[1] or (None,))[0]
     n = ctx.needs_input_grad
     x, w = (ctx.input if n[1] else None), (ctx.weight if n[0] else None)
@@ -184,27 +179,22 @@ def _conv_gradients(xp, g, x, w, output_mask, shapes, stride, padding, dilation,
 
 
 _conv_backward = declare("convolution_backward", "ConvolutionBackwardBackward0",
-                         ("grad_output", "input", "weight"), num_outputs=3,
-                         saves={"grad_output": (1, 2), "input": (0,), "weight": (0,)}
-                         )(_conv_gradients)
-_conv_backward.unsaved = frozenset({"output_mask", "shapes"})
+                         ("grad_output", "input", "weight"),
+                         outputs=("grad_input", "grad_weight", "grad_bias"),
+                         saves={"grad_output": ("input", "weight"), "input": "grad_output",
+                                "weight": "grad_output"},
+                         unsaved=("output_mask", "shapes"))(_conv_gradients)
 
 
 def convolution_backward(grad, x, w, mask, attrs, shapes):
     """conv2d's gradients for the output gradient ``grad`` (tensors, None where ``mask``
     says no), as torch's convolution_backward: under create_graph one
     ConvolutionBackwardBackward0 node makes all three, and differentiates again."""
-    attrs = {**attrs, "output_mask": tuple(mask), "shapes": shapes}
-    arrays = _conv_backward.forward(np, grad._data, None if x is None else x._data,
-                                    None if w is None else w._data, **attrs)
-    outs = tuple(None if a is None else wrap_result(contiguous_result(a, np), grad) for a in arrays)
-    if needs_grad((grad, x, w)):
-        record(_conv_backward, (grad, x, w), outs, attrs)
-    return outs
+    return apply(_conv_backward, grad, x, w, output_mask=tuple(mask), shapes=shapes, **attrs)
 
 
 @_conv_backward.def_backward
-def _(ctx, grads):
+def conv_backward_backward(ctx, grads):
     ggx, ggw, ggb = grads
     n, attrs, shapes = ctx.needs_input_grad, _conv_attrs(ctx), ctx.shapes
     g, x, w = ctx.grad_output, ctx.input, ctx.weight
@@ -224,27 +214,19 @@ def _(ctx, grads):
     return dg, dx, dw
 
 
-def _pool_gradient_op(name, pool_again):
-    """The node torch records under create_graph for a pool's backward (inputs: the output
-    gradient and the pool's input): the gradient is linear in the output gradient, so its
-    own backward is ``pool_again(ctx, gg)`` (the pool, or its selection, applied to gg), and
-    the pool's input gets zeros, as in torch."""
-    op = declare(name, name + "Backward0", ("grad_output", "self"), saves={"self": (1,)})(None)
+def _pool_gradient_op(name, gradient, pool_again, unsaved=()):
+    """A pool's backward as the op torch records under create_graph (inputs: the output
+    gradient and the pool's input; forward: ``gradient``): the gradient is linear in the
+    output gradient, so its own backward is ``pool_again(ctx, gg)`` (the pool, or its
+    selection, applied to gg), and the pool's input gets zeros, as in torch."""
+    op = declare(name, name + "Backward0", ("grad_output", "self"), saves={"self": "self"},
+                 unsaved=unsaved)(_batched(gradient))
 
-    def backward(ctx, gg):
+    @op.def_backward
+    def pool_gradient_backward(ctx, gg):
         n = ctx.needs_input_grad
         return (pool_again(ctx, gg) if n[0] else None, zeros_like(ctx.self) if n[1] else None)
-    op.def_backward(backward)
     return op
-
-
-def _pool_gradient(op, array, grad, x, attrs):
-    """The pool's input gradient ``array``, made from ``grad``, with ``op``'s node under
-    create_graph."""
-    result = wrap_result(contiguous_result(array, np), grad)
-    if needs_grad((grad, x)):
-        record(op, (grad, x), (result,), attrs)
-    return result
 
 
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -333,10 +315,8 @@ def _convolution(x, weight, bias, stride, padding, dilation, groups, dims):
             f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
             f"Kernel size: ({' x '.join(map(str, span))}). Kernel size can't be greater than "
             "actual input size")
-    attrs = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
-    out = _conv.forward(np, x._data, weight._data, None if bias is None else bias._data,
-                        **attrs)
-    return recorded(_conv, (x, weight, bias), out, attrs)
+    return apply(_conv, x, weight, bias, stride=stride, padding=padding, dilation=dilation,
+                 groups=groups)
 
 
 def _check_pool_output(x, kernel, stride, padding, dilation, ceil_mode):
@@ -366,33 +346,36 @@ def _check_pool_padding(kernel, padding, dilation):
 # -- max_pool2d -----------------------------------------------------------------------------
 
 
-@declare("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", saves={"self": (0,)})
+@declare("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", outputs=("result", "where"),
+         saves={"self": "self", "where": "self"}, unsaved=("where",))
 def _max_pool(xp, x, kernel, stride, padding, dilation, ceil_mode):
-    out = tuple(_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i],
+    """The maxima of the windows, and where in its window each one is (kept batched)."""
+    x4 = x[None] if x.ndim == 3 else x
+    out = tuple(_out_size(x4.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i],
                           ceil_mode) for i in range(2))
-    padded = _pad_to(_pad(x, padding, -np.inf), kernel, stride, dilation, out, -np.inf)
+    padded = _pad_to(_pad(x4, padding, -np.inf), kernel, stride, dilation, out, -np.inf)
     cols = _windows(padded, kernel, stride, dilation, out)
-    n, c = x.shape[:2]
+    n, c = x4.shape[:2]
     flat = cols.transpose(0, 1, 4, 5, 2, 3).reshape(n, c, out[0], out[1], -1)
     where = flat.argmax(axis=-1)
     nan = np.isnan(flat).any(axis=-1)  # torch's max: NaN wins
     if nan.any():
         where = np.where(nan, np.isnan(flat).argmax(axis=-1), where)
     values = np.take_along_axis(flat, where[..., None], -1)[..., 0]
-    return np.ascontiguousarray(values), where
+    return (values[0] if x.ndim == 3 else values), where
 
 
 @_max_pool.def_backward
-def _(ctx, grad):
-    x_shape, g, unbatched = _as_batch(ctx.input_meta[0][0], grad._data)
-    kernel, stride, dilation, padding = ctx.kernel, ctx.stride, ctx.dilation, ctx.padding
-    where = ctx.attrs["where"]
+def max_pool_backward(ctx, grads):
+    return (apply(_MAX_POOL_GRAD, grads[0], ctx.self, where=ctx.where._data, **ctx.attrs),)
+
+
+def _max_pool_gradient(xp, g, x, kernel, stride, padding, dilation, ceil_mode, where):
+    """Each window's gradient to where its maximum was."""
     dcols = np.zeros(g.shape + (kernel[0] * kernel[1],), g.dtype)
     np.put_along_axis(dcols, where[..., None], g[..., None], -1)
     dcols = dcols.reshape(g.shape + tuple(kernel)).transpose(0, 1, 4, 5, 2, 3)
-    dx = _window_gradient(x_shape, dcols, stride, dilation, padding)
-    return (_pool_gradient(_MAX_POOL_GRAD, dx[0] if unbatched else dx, grad, ctx.self,
-                           ctx.attrs),)
+    return _window_gradient(x.shape, dcols, stride, dilation, padding)
 
 
 def _max_positions(ctx, shape):
@@ -408,7 +391,7 @@ def _max_positions(ctx, shape):
 
 def _select_maxima(ctx, gg):
     """gg at each window's maximum: torch's max_pool_double_backward, a gather."""
-    index = wrap_result(_max_positions(ctx, ctx.self.shape), gg)
+    index = from_array(_max_positions(ctx, ctx.self.shape), gg)
     return gg.flatten(-2).gather(-1, index.flatten(-2)).view_as(index)
 
 
@@ -417,10 +400,8 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
     kernel, stride, padding = _pool_args(x, kernel_size, stride, padding)
     dilation = pair(dilation)
     _check_pool_output(x, kernel, stride, padding, dilation, ceil_mode)
-    attrs = {"kernel": kernel, "stride": stride, "padding": padding, "dilation": dilation,
-             "ceil_mode": ceil_mode}
-    values, where = _max_pool.forward(np, _batch(x), **attrs)
-    return recorded(_max_pool, (x,), _unbatch(x, values), {**attrs, "where": where})
+    return apply(_max_pool, x, kernel=kernel, stride=stride, padding=padding, dilation=dilation,
+                 ceil_mode=ceil_mode)[0]
 
 
 # -- avg_pool2d -----------------------------------------------------------------------------
@@ -436,7 +417,8 @@ def _avg_divisors(size, kernel, stride, padding, out, count_include_pad):
     return pool if count_include_pad else inside
 
 
-@declare("avg_pool2d", "AvgPool2DBackward0", saves={"self": (0,)})
+@declare("avg_pool2d", "AvgPool2DBackward0", saves={"self": "self"})
+@_batched
 def _avg_pool(xp, x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
     out = tuple(_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], 1, ceil_mode)
                 for i in range(2))
@@ -465,16 +447,18 @@ def _avg_divide(shape, kernel, stride, padding, out, count_include_pad, divisor_
 
 
 @_avg_pool.def_backward
-def _(ctx, grad):
-    shape, g, unbatched = _as_batch(ctx.input_meta[0][0], grad._data)
-    a = ctx.attrs
-    kernel, stride, padding = a["kernel"], a["stride"], a["padding"]
+def avg_pool_backward(ctx, grad):
+    return (apply(_AVG_POOL_GRAD, grad, ctx.self, **ctx.attrs),)
+
+
+def _avg_pool_gradient(xp, g, x, kernel, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override):
+    """Each window's gradient shared among the elements it averaged."""
     out = g.shape[2:]
-    share = (g / _avg_divide(shape, kernel, stride, padding, out, a["count_include_pad"],
-                             a["divisor_override"])).astype(g.dtype)
+    share = (g / _avg_divide(x.shape, kernel, stride, padding, out, count_include_pad,
+                             divisor_override)).astype(g.dtype)
     dcols = np.broadcast_to(share[:, :, None, None], g.shape[:2] + tuple(kernel) + out)
-    dx = _window_gradient(shape, dcols, stride, (1, 1), padding)
-    return (_pool_gradient(_AVG_POOL_GRAD, dx[0] if unbatched else dx, grad, ctx.self, a),)
+    return _window_gradient(x.shape, dcols, stride, (1, 1), padding)
 
 
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
@@ -482,10 +466,9 @@ def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, count_in
     """``F.avg_pool2d`` for (N, C, H, W) or unbatched (C, H, W) inputs."""
     kernel, stride, padding = _pool_args(x, kernel_size, stride, padding)
     _check_pool_output(x, kernel, stride, padding, (1, 1), ceil_mode)
-    attrs = {"kernel": kernel, "stride": stride, "padding": padding, "ceil_mode": ceil_mode,
-             "count_include_pad": count_include_pad, "divisor_override": divisor_override}
-    return recorded(_avg_pool, (x,), _unbatch(x, _avg_pool.forward(np, _batch(x), **attrs)),
-                    attrs)
+    return apply(_avg_pool, x, kernel=kernel, stride=stride, padding=padding,
+                 ceil_mode=ceil_mode, count_include_pad=count_include_pad,
+                 divisor_override=divisor_override)
 
 
 # -- adaptive_avg_pool2d --------------------------------------------------------------------
@@ -496,7 +479,8 @@ def _adaptive_bounds(size, out):
     return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
 
 
-@declare("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", saves={"self": (0,)})
+@declare("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", saves={"self": "self"})
+@_batched
 def _adaptive_avg(xp, x, output_size):
     rows, cols = (_adaptive_bounds(x.shape[2 + i], output_size[i]) for i in range(2))
     out = np.empty(x.shape[:2] + tuple(output_size), x.dtype)
@@ -507,24 +491,28 @@ def _adaptive_avg(xp, x, output_size):
 
 
 @_adaptive_avg.def_backward
-def _(ctx, grad):
-    shape, g, unbatched = _as_batch(ctx.input_meta[0][0], grad._data)
-    rows, cols = (_adaptive_bounds(shape[2 + i], g.shape[2 + i]) for i in range(2))
-    dx = np.zeros(shape, g.dtype)
+def adaptive_avg_backward(ctx, grad):
+    return (apply(_ADAPTIVE_GRAD, grad, ctx.self, **ctx.attrs),)
+
+
+def _adaptive_gradient(xp, g, x, output_size):
+    """Each window's gradient shared among the elements it averaged."""
+    rows, cols = (_adaptive_bounds(x.shape[2 + i], g.shape[2 + i]) for i in range(2))
+    dx = np.zeros(x.shape, g.dtype)
     for i, (h0, h1) in enumerate(rows):
         for j, (w0, w1) in enumerate(cols):
             dx[:, :, h0:h1, w0:w1] += (g[:, :, i, j] / ((h1 - h0) * (w1 - w0)))[:, :, None, None]
-    return (_pool_gradient(_ADAPTIVE_GRAD, dx[0] if unbatched else dx, grad, ctx.self,
-                           ctx.attrs),)
+    return dx
 
 
-_MAX_POOL_GRAD = _pool_gradient_op("MaxPool2DWithIndicesBackward", _select_maxima)
-_AVG_POOL_GRAD = _pool_gradient_op("AvgPool2DBackward", lambda ctx, gg: avg_pool2d(
-    gg, ctx.kernel, ctx.stride, ctx.padding, ctx.ceil_mode, ctx.count_include_pad,
-    ctx.divisor_override))
-_ADAPTIVE_GRAD = _pool_gradient_op("AdaptiveAvgPool2DBackward",
+_MAX_POOL_GRAD = _pool_gradient_op("MaxPool2DWithIndicesBackward", _max_pool_gradient,
+                                   _select_maxima, unsaved=("where",))
+_AVG_POOL_GRAD = _pool_gradient_op("AvgPool2DBackward", _avg_pool_gradient, lambda ctx, gg:
+                                   avg_pool2d(gg, ctx.kernel, ctx.stride, ctx.padding,
+                                              ctx.ceil_mode, ctx.count_include_pad,
+                                              ctx.divisor_override))
+_ADAPTIVE_GRAD = _pool_gradient_op("AdaptiveAvgPool2DBackward", _adaptive_gradient,
                                    lambda ctx, gg: adaptive_avg_pool2d(gg, ctx.output_size))
-_MAX_POOL_GRAD.unsaved = frozenset({"where"})
 
 
 def adaptive_avg_pool2d(x, output_size):
@@ -535,5 +523,4 @@ def adaptive_avg_pool2d(x, output_size):
     size = tuple(x.shape[-2 + i] if size[i] is None else size[i] for i in range(2))
     if size == (1, 1):
         return x.mean((-1, -2), keepdim=True)
-    out = _adaptive_avg.forward(np, _batch(x), size)
-    return recorded(_adaptive_avg, (x,), _unbatch(x, out), {"output_size": size})
+    return apply(_adaptive_avg, x, output_size=size)

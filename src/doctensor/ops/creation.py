@@ -8,22 +8,24 @@ import numpy as np
 
 from .. import _dtypes
 from .._dtypes import _BY_NP, from_numpy_dtype, get_default_dtype, int64
-from .._strides import contiguous_format, contiguous_strides, preserve_format, preserve_strides
-from .._tensor_base import _wrap, wrap
+from .._strides import (
+    broadcast_shapes,
+    contiguous_format,
+    contiguous_strides,
+    preserve_format,
+    preserve_strides,
+)
+from .._tensor_base import TensorBase, _wrap, wrap
 from ..backends import for_device
 from ..device import CPU, as_device
 from . import _registry as R
-from ._registry import declare, needs_grad, record
-from .pointwise import (
-    check_inplace,
-    check_no_internal_overlap,
-    copy_as,
-    rebase_history,
-    strided_zeros,
-)
+from ._dispatch import apply, apply_, check_no_internal_overlap
+from ._layout import copy_as, preserve_layout, strided_zeros
+from ._registry import declare
 
-__all__ = ["new_tensor", "tensor", "full", "empty", "arange", "linspace", "eye", "from_numpy",
-           "as_tensor", "clone", "to", "copy_", "fill_", "zero_", "empty_strided"]
+__all__ = ["new_tensor", "tensor", "full", "full_like", "zeros_like", "from_array", "empty",
+           "arange", "linspace", "logspace", "eye", "from_numpy", "as_tensor", "clone", "to",
+           "convert", "copy_", "fill_", "zero_", "empty_strided"]
 
 
 def check_requires_grad(dtype, requires_grad):
@@ -193,8 +195,19 @@ def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, memor
                device or t._device, requires_grad)
     strides = t.stride()
     if out._data.ndim and out.stride() != strides and memory_format in (None, preserve_format):
-        out._data = copy_as(out._data, preserve_strides(t._data.shape, strides), out._backend)
+        out._data = copy_as(out._backend.xp, out._data, preserve_strides(t._data.shape, strides))
     return out
+
+
+def from_array(array, like):
+    """A tensor without history holding the backend array ``array`` (not copied), on
+    ``like``'s device: a constant a backward formula computed with array arithmetic."""
+    return wrap(R.Tensor, like._backend.xp.asarray(array), like._device, like._backend)
+
+
+def zeros_like(t):
+    """Zeros laid out like ``t``: what torch's formulas give for a constant's gradient."""
+    return full_like(t, 0)
 
 
 def empty_strided(size, stride, dtype=None, device=None, requires_grad=False):
@@ -217,19 +230,8 @@ def empty_strided(size, stride, dtype=None, device=None, requires_grad=False):
     check_requires_grad(dtype, requires_grad)
     device = as_device(device) or CPU
     backend = for_device(device)
-    data = strided_zeros(size, stride, dtype.np, backend)
+    data = strided_zeros(backend.xp, size, stride, dtype.np)
     return _wrap(R.Tensor, data, device, backend, requires_grad)
-
-
-def preserve_layout(data, t):
-    """``data``, a fresh order-'K' copy of ``t``'s values, laid out as torch lays out a copy of
-    ``t`` (Note [preserve_format]); NumPy's copy already is, except for expanded, stepped or
-    odd size-0/1 layouts."""
-    item = data.itemsize
-    strides = t.stride()
-    if tuple(s // item for s in data.strides) == strides:
-        return data
-    return copy_as(data, preserve_strides(data.shape, strides), t._backend)
 
 
 def empty(size, dtype=None, device=None, requires_grad=False):
@@ -331,39 +333,40 @@ def as_tensor(data, dtype=None, device=None):
 # -- copies ---------------------------------------------------------------------------------------
 
 
-@declare("clone", "CloneBackward0")
-def _clone(xp, a):
-    return xp.array(a, copy=True)
+@declare("clone", "CloneBackward0", layout="strided", unsaved=("memory_format",),
+         method="clone", function="clone")
+def _clone(xp, a, memory_format=None):
+    """A copy laid out like ``a`` (Note [preserve_format]) or contiguous."""
+    data = xp.array(a, copy=True)
+    if memory_format in ("contiguous", contiguous_format):
+        strides = contiguous_strides(a.shape)
+        if data.strides != tuple(s * data.itemsize for s in strides):
+            data = copy_as(xp, data, strides)
+        return data
+    return preserve_layout(xp, data, a)  # keeps even an empty copy's strides
 
 
 @_clone.def_backward
-def _(ctx, grad):
+def clone_backward(ctx, grad):
     return (grad,)
 
 
 def clone(t, memory_format=None):
-    """A copy with its own storage, laid out like ``t`` (Note [preserve_format]) or
-    contiguous; history ``CloneBackward0``."""
-    data = _clone.forward(t._backend.xp, t._data)
-    if memory_format in ("contiguous", contiguous_format):
-        strides = contiguous_strides(t._data.shape)
-        if data.strides != tuple(s * data.itemsize for s in strides):
-            data = copy_as(data, strides, t._backend)
-    else:
-        data = preserve_layout(data, t)
-    out = _wrap(R.Tensor, data, t._device, t._backend)  # keeps even an empty copy's strides
-    if needs_grad((t,)):
-        record(_clone, (t,), (out,))
-    return out
+    """A copy with its own storage; history ``CloneBackward0``."""
+    if memory_format is None:
+        return apply(_clone, t)
+    return apply(_clone, t, memory_format=memory_format)
 
 
-@declare("_to_copy", "ToCopyBackward0")
-def _to_copy(xp, a, dtype):
-    return a.astype(dtype.np)
+@declare("_to_copy", "ToCopyBackward0", layout="strided", device_attr="device",
+         unsaved=("dtype", "device", "src_device"), method="to")
+def _to_copy(xp, a, dtype, device, src_device):
+    """A copy in ``dtype``, laid out like ``a``; the dispatch moves it to ``device``."""
+    return preserve_layout(xp, a.astype(dtype.np, copy=True), a)
 
 
 @_to_copy.def_backward
-def _(ctx, grad):
+def to_copy_backward(ctx, grad):
     return (grad.to(device=ctx.src_device, dtype=_BY_NP[np.dtype(ctx.input_meta[0][1])]),)
 
 
@@ -373,26 +376,38 @@ def to(t, device=None, dtype=None, copy=False, non_blocking=False):
     dtype = dtype or _BY_NP[t._data.dtype]
     if device == t._device and dtype.np == t._data.dtype and not copy:
         return t
-    backend = for_device(device)
-    data = preserve_layout(t._data.astype(dtype.np, copy=True), t)
-    if device != t._device:
-        host = t._backend.to_host(data)
-        data = backend.from_host(host) if device.type != "cpu" else host
-    out = _wrap(R.Tensor, data, device, backend)
-    if dtype.is_floating_point and needs_grad((t,)):
-        record(_to_copy, (t,), (out,), {"src_device": t._device})
-    return out
+    return apply(_to_copy, t, dtype=dtype, device=device, src_device=t._device)
 
 
-@declare("copy_", "CopyBackwards", ("self", "src"))
+def convert(t, *args, device=None, dtype=None, copy=False, non_blocking=False,
+            memory_format=None):
+    """``Tensor.to``'s forms: ``to(dtype)``, ``to(device)``, ``to(device, dtype)``,
+    ``to(other)``; the tensor itself when nothing changes."""
+    for a in args:
+        if isinstance(a, TensorBase):
+            device, dtype = a._device, a.dtype
+        elif isinstance(a, _dtypes.dtype):
+            dtype = a
+        elif not isinstance(a, bool) and a is not None:
+            device = a
+    return to(t, device, dtype, copy)
+
+
+def _check_copy(t, src, non_blocking=False):
+    if not isinstance(src, TensorBase):
+        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
+                        f"{type(src).__name__}")
+
+
+@declare("copy_", "CopyBackwards", ("self", "src"), check=_check_copy, inplace="copy_")
 def _copy(xp, a, src):
     return src
 
 
 @_copy.def_backward
-def _(ctx, grad):
+def copy_backward(ctx, grad):
     n = ctx.needs_input_grad
-    return (R.zeros_like(grad) if n[0] else None, grad if n[1] else None)
+    return (zeros_like(grad) if n[0] else None, grad if n[1] else None)
 
 
 _copy.node_cls.name = lambda self: "torch::autograd::CopyBackwards"
@@ -400,84 +415,71 @@ _copy.node_cls.name = lambda self: "torch::autograd::CopyBackwards"
 
 def copy_(t, src, non_blocking=False):
     """Copy ``src`` (broadcast, cast, moved across devices) into ``t``; one version bump."""
-    if not isinstance(src, R.Tensor):
-        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
-                        f"{type(src).__name__}")
-    grad = needs_grad((t, src))
-    if grad:
-        check_inplace(t)
-    check_no_internal_overlap(t)
-    from .._strides import broadcast_shapes
-    if src._data.shape != t._data.shape:
-        b = broadcast_shapes(t._data.shape, src._data.shape)
-        if b != t._data.shape:
-            raise RuntimeError(f"output with shape [{', '.join(map(str, t._data.shape))}] "
-                               f"doesn't match the broadcast shape [{', '.join(map(str, b))}]")
-    data = src._data
-    if src._device != t._device:
-        data = t._backend.xp.asarray(src._backend.to_host(data)) if t._device.type != "cpu" \
-            else src._backend.to_host(data)
-    t._data[...] = data
-    t._bump_version()
-    if grad:
-        rebase_history(t, _copy, (t, src), {})
-    return t
+    def write():
+        check_no_internal_overlap(t)
+        shape = t._data.shape
+        if src._data.shape != shape:
+            b = broadcast_shapes(shape, src._data.shape)
+            if b != shape:
+                raise RuntimeError(f"output with shape [{', '.join(map(str, shape))}] doesn't "
+                                   f"match the broadcast shape [{', '.join(map(str, b))}]")
+        data = src._data
+        if src._device != t._device:
+            host = src._backend.to_host(data)
+            data = t._backend.xp.asarray(host) if t._device.type != "cpu" else host
+        t._data[...] = data
+    return apply_(_copy, t, src, write=write)
 
 
-@declare("fill_", "FillBackward2")
+@declare("fill_", "FillBackward2", inplace="fill_")
 def _fill(xp, a, value):
     return value
 
 
-_fill.def_backward(R.zero_gradient)
-
-
-@declare("fill_", "FillBackward3", ("self", "value"))
+@declare("fill_", "FillBackward3", ("self", "value"), inplace="fill_")
 def _fill_tensor(xp, a, value):
     return value
 
 
 @_fill_tensor.def_backward
-def _(ctx, grad):
+def fill_tensor_backward(ctx, grad):
     n = ctx.needs_input_grad
-    return (R.zeros_like(grad) if n[0] else None), (grad.sum() if n[1] else None)
+    return (zeros_like(grad) if n[0] else None), (grad.sum() if n[1] else None)
 
 
-@declare("zero_", "ZeroBackward0")
+@declare("zero_", "ZeroBackward0", inplace="zero_")
 def _zero(xp, a):
     return 0
 
 
-_zero.def_backward(_fill.backward)
+def _zero_gradient(ctx, grad):
+    return (zeros_like(grad),)
+
+
+_fill.def_backward(_zero_gradient)
+_zero.def_backward(_zero_gradient)
 
 
 def fill_(t, value):
     """Fill ``t`` with a Python number or a 0-d tensor (FillBackward2 / FillBackward3)."""
-    if isinstance(value, R.Tensor):
+    if isinstance(value, TensorBase):
         if value.dim() != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.dim()} dimensions.")
-        if needs_grad((t,)):
-            check_inplace(t)
-        check_no_internal_overlap(t)  # fill_(tensor) goes through copy_ in torch
-        return _inplace_fill(t, _fill_tensor, value.item(), value)
-    return _inplace_fill(t, _fill, value)
+        number = value.item()
+        return apply_(_fill_tensor, t, value, write=lambda: _write_fill(t, number, True))
+    return apply_(_fill, t, write=lambda: _write_fill(t, value))
 
 
 def zero_(t):
-    return _inplace_fill(t, _zero, 0)
+    return apply_(_zero, t, write=lambda: _write_fill(t, 0))
 
 
-def _inplace_fill(t, op, value, value_tensor=None):
-    """Fill ``t`` in place; a 0-d ``value_tensor`` gets the gradient ``grad.sum()``."""
-    inputs = (t,) if value_tensor is None else (t, value_tensor)
-    grad = needs_grad(inputs)
-    if grad:
-        check_inplace(t)
+def _write_fill(t, value, through_copy=False):
+    """Write the number ``value`` everywhere in ``t``; torch's fill_ with a tensor goes
+    through copy_, which refuses an expanded tensor."""
+    if through_copy:
+        check_no_internal_overlap(t)
     dtype = _BY_NP[t._data.dtype]
     _dtypes.check_fits(value, dtype)
     t._data[...] = _dtypes.cast_scalar(value, dtype)
-    t._bump_version()
-    if grad:
-        rebase_history(t, op, inputs, {})
-    return t

@@ -11,34 +11,17 @@ import numpy as np
 
 from .. import _strides as S
 from .._dtypes import _BY_NP
-from . import _registry as R
-from ._registry import declare, needs_grad, record, recorded, wrap_result
-from .pointwise import (
-    check_inference_inplace,
-    check_inplace,
-    check_same_device,
-    inplace,
-    rebase_history,
-)
+from .._tensor_base import TensorBase
+from ._dispatch import apply, apply_, check_same_device
+from ._registry import declare
+from .indexing import index_put
+from .views import diagonal_backward
 
 __all__ = ["index_select", "index_add", "index_fill", "index_copy", "gather", "scatter",
-           "scatter_add", "masked_select", "nonzero",
-           "diag", "triangle", "unique", "bincount"]
+           "scatter_add", "masked_select", "masked_select_op", "nonzero", "nonzero_op", "diag",
+           "triangle", "tril_op", "triu_op", "unique", "bincount", "bincount_op"]
 
 _INDEX_KINDS = (np.dtype(np.int32), np.dtype(np.int64))
-
-
-def _add_at(xp, out, where, values):
-    """``out[where] += values``, repeated indices adding up."""
-    (np.add.at if xp is np else xp.add.at)(out, where, values)
-
-
-def _apply(op, inputs, attrs, out):
-    """``op``'s result ``out``, C-contiguous as torch allocates it (``recorded``)."""
-    return recorded(op, inputs, out if out.flags.c_contiguous else out.copy(order="C"), attrs)
-
-
-# -- index_select and its backward, index_add -------------------------------------------------
 
 
 def _along(dim, index):
@@ -46,22 +29,27 @@ def _along(dim, index):
     return (slice(None),) * dim + (index,)
 
 
-@declare("index_select", "IndexSelectBackward0", ("self", "index"), saves={"index": (0,)})
+def _run(op, in_place, t, *args, **attrs):
+    """``op`` out of place, or in place on ``t`` (its forward's result written into ``t``)."""
+    return (apply_ if in_place else apply)(op, t, *args, **attrs)
+
+
+# -- index_select and its backward, index_add -------------------------------------------------
+
+@declare("index_select", "IndexSelectBackward0", ("self", "index"), saves={"index": "self"},
+         method="index_select", function="index_select")
 def _index_select(xp, a, index, dim):
     return xp.take(a, index.reshape(-1), axis=dim) if a.ndim else a.copy()
 
 
-@declare("index_add", "IndexAddBackward0", ("self", "index", "source"), saves={"index": (2,)})
+@declare("index_add", "IndexAddBackward0", ("self", "index", "source"),
+         saves={"index": "source"}, method="index_add", inplace="index_add_",
+         function="index_add")
 def _index_add(xp, a, index, source, dim, alpha=1):
     out = a.copy()
-    _add_at(xp, out, _along(dim, index.reshape(-1)) if a.ndim else (),
-            source if alpha == 1 else source * xp.asarray(alpha, a.dtype))
+    xp.add.at(out, _along(dim, index.reshape(-1)) if a.ndim else (),
+              source if alpha == 1 else source * xp.asarray(alpha, a.dtype))
     return out
-
-
-def _run(op, inputs, dim):
-    out = op.forward(inputs[0]._backend.xp, *(t._data for t in inputs), dim)
-    return _apply(op, inputs, {"dim": dim}, out)
 
 
 def index_select(t, dim, index):
@@ -81,7 +69,7 @@ def index_select(t, dim, index):
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
         raise IndexError("index out of range in self")
-    return _run(_index_select, (t, index), d)
+    return apply(_index_select, t, index, dim=d)
 
 
 def _check_index_vector(name, t, dim, index, source=None, negative=False):
@@ -135,41 +123,41 @@ def index_add(t, dim, index, source, alpha=1, in_place=False):
     """``t`` with ``alpha * source``'s slices added at positions ``index`` along ``dim``
     (repeated positions add up)."""
     d, _ = _check_index_vector("index_add_", t, dim, index, source)
-    out = _index_add.forward(t._backend.xp, t._data, index._data, source._data, d, alpha)
-    return _result(t, _index_add, (t, index, source), {"dim": d, "alpha": alpha}, out,
-                   in_place)
+    if alpha == 1:
+        return _run(_index_add, in_place, t, index, source, dim=d)
+    return _run(_index_add, in_place, t, index, source, dim=d, alpha=alpha)
 
 
-@declare("index_fill", "IndexFillBackward0", ("self", "index"), saves={"index": (0,)})
+@declare("index_fill", "IndexFillBackward0", ("self", "index"), saves={"index": "self"},
+         unsaved=("value",), method="index_fill", inplace="index_fill_", function="index_fill")
 def _index_fill(xp, a, index, dim, value):
     out = a.copy()
-    out[_along(dim, index) if a.ndim else ()] = value
+    size = a.shape[dim] if a.ndim else 1
+    flat = index.reshape(-1)
+    out[_along(dim, flat % size if size else flat) if a.ndim else ()] = value
     return out
 
 
 @_index_fill.def_backward
-def _(ctx, grad):
+def index_fill_backward(ctx, grad):
     return (index_fill(grad, ctx.dim, ctx.index, 0), None)
-
-
-_index_fill.unsaved = frozenset({"value"})
 
 
 def index_fill(t, dim, index, value, in_place=False):
     """``t`` with the slices at positions ``index`` along ``dim`` set to the number
     ``value`` (negative positions count from the end)."""
-    if isinstance(value, R.Tensor):
+    if isinstance(value, TensorBase):
         if value.dim():
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value.dim()} dimension(s).")
         raise NotImplementedError("doctensor's index_fill takes a number as value")
-    d, idx = _check_index_vector("index_fill_", t, dim, index, negative=True)
-    out = _index_fill.forward(t._backend.xp, t._data, idx, d, value)
-    return _result(t, _index_fill, (t, index), {"dim": d, "value": value}, out, in_place)
+    d, _ = _check_index_vector("index_fill_", t, dim, index, negative=True)
+    return _run(_index_fill, in_place, t, index, dim=d, value=value)
 
 
 @declare("index_copy", "IndexCopyBackward0", ("self", "index", "source"),
-         saves={"index": (0, 2)})
+         saves={"index": ("self", "source")}, method="index_copy", inplace="index_copy_",
+         function="index_copy")
 def _index_copy(xp, a, index, source, dim):
     out = a.copy()
     out[_along(dim, index.reshape(-1)) if a.ndim else ()] = source
@@ -177,7 +165,7 @@ def _index_copy(xp, a, index, source, dim):
 
 
 @_index_copy.def_backward
-def _(ctx, grad):
+def index_copy_backward(ctx, grad):
     n = ctx.needs_input_grad
     return (index_fill(grad, ctx.dim, ctx.index, 0) if n[0] else None, None,
             index_select(grad, ctx.dim, ctx.index) if n[2] else None)
@@ -186,8 +174,7 @@ def _(ctx, grad):
 def index_copy(t, dim, index, source, in_place=False):
     """``t`` with ``source``'s slices copied to positions ``index`` along ``dim``."""
     d, _ = _check_index_vector("index_copy_", t, dim, index, source)
-    out = _index_copy.forward(t._backend.xp, t._data, index._data, source._data, d)
-    return _result(t, _index_copy, (t, index, source), {"dim": d}, out, in_place)
+    return _run(_index_copy, in_place, t, index, source, dim=d)
 
 
 # -- gather and its backward, scatter_add -----------------------------------------------------
@@ -204,20 +191,25 @@ def _positions(index, dim, ndim):
     return tuple(where)
 
 
-@declare("gather", "GatherBackward0", ("self", "index"), saves={"index": (0,)})
+@declare("gather", "GatherBackward0", ("self", "index"), saves={"index": "self"},
+         method="gather", function="gather")
 def _gather(xp, a, index, dim):
     if not a.ndim:  # every index reads the one element
         return xp.broadcast_to(a, index.shape).copy()
+    if not index.size:
+        return xp.zeros(index.shape, a.dtype)
     return a[_positions(index, dim, a.ndim)].reshape(index.shape)
 
 
-@declare("scatter_add", "ScatterAddBackward0", ("self", "index", "src"), saves={"index": (2,)})
+@declare("scatter_add", "ScatterAddBackward0", ("self", "index", "src"), saves={"index": "src"},
+         method="scatter_add", inplace="scatter_add_", function="scatter_add")
 def _scatter_add(xp, a, index, src, dim):
     out = a.copy()
+    src = _cut(src, index)
     if not a.ndim:
         out += src.sum(dtype=a.dtype)
     elif index.size:
-        _add_at(xp, out, _positions(index, dim, a.ndim), src.reshape(index.shape or (1,)))
+        xp.add.at(out, _positions(index, dim, a.ndim), src.reshape(index.shape or (1,)))
     return out
 
 
@@ -229,19 +221,18 @@ def gather(t, dim, index):
     if index._data.dtype not in _INDEX_KINDS:
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     idx = index._data
-    if not idx.size:  # torch checks nothing more for an empty index
-        out = t._backend.xp.zeros(idx.shape, t._data.dtype)
-        return _apply(_gather, (t, index), {"dim": d}, out)
-    if max(idx.ndim, 1) != max(ndim, 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
-    shape = t._data.shape
-    for k in range(ndim):
-        if k != d and idx.shape[k] > shape[k]:
-            raise RuntimeError(
-                f"Size does not match at dimension {k} expected index {list(idx.shape)} to be "
-                f"no larger than self {list(shape)} apart from dimension {d}")
-    _check_bounds(idx, d, shape[d] if ndim else 1)
-    return _run(_gather, (t, index), d)
+    if idx.size:  # torch checks nothing more for an empty index
+        if max(idx.ndim, 1) != max(ndim, 1):
+            raise RuntimeError("Index tensor must have the same number of dimensions as input "
+                               "tensor")
+        shape = t._data.shape
+        for k in range(ndim):
+            if k != d and idx.shape[k] > shape[k]:
+                raise RuntimeError(
+                    f"Size does not match at dimension {k} expected index {list(idx.shape)} to "
+                    f"be no larger than self {list(shape)} apart from dimension {d}")
+        _check_bounds(idx, d, shape[d] if ndim else 1)
+    return apply(_gather, t, index, dim=d)
 
 
 def _check_bounds(idx, d, size):
@@ -253,28 +244,31 @@ def _check_bounds(idx, d, size):
         raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
 
 
-@declare("scatter", "ScatterBackward0", ("self", "index", "src"), saves={"index": (0, 2)})
+@declare("scatter", "ScatterBackward0", ("self", "index", "src"),
+         saves={"index": ("self", "src")}, method="scatter", inplace="scatter_",
+         function="scatter")
 def _scatter(xp, a, index, src, dim):
     out = a.copy()
     if index.size:
-        out[_positions(index, dim, max(a.ndim, 1)) if a.ndim else ()] = src
+        out[_positions(index, dim, max(a.ndim, 1)) if a.ndim else ()] = _cut(src, index)
     return out
 
 
 @_scatter.def_backward
-def _(ctx, grad):
+def scatter_backward(ctx, grad):
     n = ctx.needs_input_grad
     return (scatter(grad, ctx.dim, ctx.index, value=0) if n[0] else None, None,
             gather(grad, ctx.dim, ctx.index) if n[2] else None)
 
 
-_scatter_value = declare("scatter", "ScatterBackward1", ("self", "index"),
-                         saves={"index": (0,)})(lambda xp, a, index, dim, value: _scatter.forward(
-                             xp, a, index, xp.asarray(value, a.dtype), dim))
+@declare("scatter", "ScatterBackward1", ("self", "index"), saves={"index": "self"},
+         method="scatter", inplace="scatter_", function="scatter")
+def _scatter_value(xp, a, index, dim, value):
+    return _scatter.forward(xp, a, index, xp.asarray(value, a.dtype), dim)
 
 
 @_scatter_value.def_backward
-def _(ctx, grad):
+def scatter_value_backward(ctx, grad):
     return (scatter(grad, ctx.dim, ctx.index, value=0), None)
 
 
@@ -310,58 +304,35 @@ def _check_scatter(name, t, dim, index, src):
     return d
 
 
-def _result(t, op, inputs, attrs, out, in_place):
-    """``op``'s result ``out``: a new tensor, or written into ``t`` (Note [in-place] of
-    pointwise.py: checks, one version bump, history rebased on ``t``)."""
-    if not in_place:
-        return _apply(op, inputs, attrs, out)
-    grad = needs_grad(inputs)
-    if t._inference:
-        check_inference_inplace(t)
-    if grad:
-        check_inplace(t)
-    t._data[...] = out
-    t._bump_version()
-    if grad:
-        rebase_history(t, op, inputs, attrs)
-    return t
-
-
 def scatter(t, dim, index, src=None, value=None, reduce=None, in_place=False):
     """``t`` with ``src[i][j]`` (or ``value``) written at ``[i][index[i][j]]`` for ``dim=1``
     (likewise for every dim); repeated indices: the last write wins."""
     if reduce is not None:
         raise NotImplementedError("doctensor's scatter takes no reduce: use scatter_add")
-    if src is not None and not isinstance(src, R.Tensor):
+    if src is not None and not isinstance(src, TensorBase):
         src, value = None, src
     d = _check_scatter("scatter", t, dim, index, src)
-    xp = t._backend.xp
     if src is None:
-        out = _scatter_value.forward(xp, t._data, index._data, d, value)
-        return _result(t, _scatter_value, (t, index), {"dim": d, "value": value}, out,
-                       in_place)
-    out = _scatter.forward(xp, t._data, index._data, _cut(src._data, index), d)
-    return _result(t, _scatter, (t, index, src), {"dim": d}, out, in_place)
+        return _run(_scatter_value, in_place, t, index, dim=d, value=value)
+    return _run(_scatter, in_place, t, index, src, dim=d)
 
 
 def scatter_add(t, dim, index, src, in_place=False):
     """``t`` with ``src[i][j]`` added at ``[i][index[i][j]]`` for ``dim=1`` (repeats add up)."""
     d = _check_scatter("scatter_add", t, dim, index, src)
-    out = _scatter_add.forward(t._backend.xp, t._data, index._data, _cut(src._data, index), d)
-    return _result(t, _scatter_add, (t, index, src), {"dim": d}, out, in_place)
+    return _run(_scatter_add, in_place, t, index, src, dim=d)
 
 
 def _backwards(pick, scatter, pick_again):
     """A pick's gradient is a scatter-add into zeros; the scatter-add's gradient for its
     source picks again (torch's formulas, so second derivatives flow)."""
     @pick.def_backward
-    def _(ctx, grad):
-        zeros = wrap_result(grad._backend.xp.zeros(ctx.input_meta[0][0], grad._data.dtype),
-                            grad)
-        return (_run(scatter, (zeros, ctx.index, grad), ctx.dim), None)
+    def pick_backward(ctx, grad):
+        zeros = grad.new_zeros(ctx.input_meta[0][0])
+        return (apply(scatter, zeros, ctx.index, grad, dim=ctx.dim), None)
 
     @scatter.def_backward
-    def _(ctx, grad):
+    def scatter_add_backward(ctx, grad):
         n = ctx.needs_input_grad
         picked = pick_again(grad, ctx.dim, ctx.index) if n[2] else None
         alpha = ctx.attrs.get("alpha", 1)
@@ -376,153 +347,164 @@ _backwards(_gather, _scatter_add, gather)
 # -- masked_select ------------------------------------------------------------------------------
 
 
-@declare("masked_select", "MaskedSelectBackward0", ("self", "mask"), saves={"mask": (0,)})
-def _masked_select(xp, a, mask):
+def _check_mask(a, mask):
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+
+
+@declare("masked_select", "MaskedSelectBackward0", ("self", "mask"), saves={"mask": "self"},
+         check=_check_mask, method="masked_select", function="masked_select")
+def masked_select_op(xp, a, mask):
     a, mask = xp.broadcast_arrays(a, mask)
     return a[mask]
 
 
-@_masked_select.def_backward
-def _(ctx, grad):
-    from .indexing import index_put
-    mask = ctx.mask._data
-    xp = grad._backend.xp
-    shape = np.broadcast_shapes(ctx.input_meta[0][0], mask.shape)
-    zeros = wrap_result(xp.zeros(shape, grad._data.dtype), grad)
-    return (index_put(zeros, (xp.broadcast_to(mask, shape),), grad), None)  # summed back: _fit
+@masked_select_op.def_backward
+def masked_select_backward(ctx, grad):
+    mask = ctx.mask
+    shape = np.broadcast_shapes(ctx.input_meta[0][0], mask._data.shape)
+    zeros = grad.new_zeros(shape)
+    return (index_put(zeros, (mask.expand(shape)._data,), grad), None)  # summed back: _fit
 
 
 def masked_select(t, mask):
     """The elements of ``t`` where the bool ``mask`` (both broadcast) is True, as a vector."""
-    if mask._data.dtype != np.bool_:
-        raise RuntimeError("masked_select: expected BoolTensor for mask")
-    check_same_device((t, mask))
-    out = _masked_select.forward(t._backend.xp, t._data, mask._data)
-    return _apply(_masked_select, (t, mask), None, out)
+    return apply(masked_select_op, t, mask)
 
 
 # -- nonzero ------------------------------------------------------------------------------------
 
 
-def nonzero(t, as_tuple=False):
-    """The coordinates of the nonzero elements: an (n, ndim) int64 tensor laid out column by
-    column, as torch's (strides (1, n)), or one vector per dim with ``as_tuple`` (a 0-d tensor
-    counting as 1-d there)."""
-    xp, a = t._backend.xp, t._data
-    if as_tuple:
-        return tuple(wrap_result(xp.ascontiguousarray(c), t)
-                     for c in xp.nonzero(a.reshape(1) if a.ndim == 0 else a))
+@declare("nonzero", None, layout="strided", method=("nonzero", "argwhere"),
+         function=("nonzero", "argwhere"))
+def nonzero_op(xp, a):
+    """The coordinates of the nonzero elements: an (n, ndim) int64 array laid out column by
+    column, as torch's (strides (1, n))."""
     coords = xp.nonzero(a) if a.ndim else ()
     n = len(coords[0]) if coords else int(bool(a))
     columns = xp.stack(coords).astype(np.int64) if coords else xp.zeros((0, n), np.int64)
-    out = wrap_result(columns.T, t)
-    if not out._data.size:  # wrap_result gives empty results contiguous strides
-        out._data = xp.lib.stride_tricks.as_strided(out._data, strides=(8, 8 * n))
+    out = columns.T
+    if not out.size:
+        out = xp.lib.stride_tricks.as_strided(out, strides=(8, 8 * n))
     return out
+
+
+def nonzero(t, as_tuple=False):
+    """The coordinates of the nonzero elements (``nonzero_op``), or with ``as_tuple`` one view
+    per dim of them (a 0-d tensor counting as 1-d there), as torch's ``nonzero_numpy``."""
+    if as_tuple:
+        return apply(nonzero_op, t if t._data.ndim else t.unsqueeze(0)).unbind(1)
+    return apply(nonzero_op, t)
 
 
 # -- diag -------------------------------------------------------------------------------------
 
 
-@declare("diag_embed", "DiagEmbedBackward0")
+@declare("diag_embed", "DiagEmbedBackward0", method="diag", function="diag")
 def _diag_embed(xp, v, offset):
     return xp.diag(v, offset)
 
 
 @_diag_embed.def_backward
-def _(ctx, grad):
+def diag_embed_backward(ctx, grad):
     return (grad.diagonal(ctx.offset),)
 
 
-def diag(t, diagonal=0):
-    """A vector's square matrix with it on the ``diagonal``, or a matrix's diagonal (a copy)."""
-    if t._data.ndim == 1:
-        out = _diag_embed.forward(t._backend.xp, t._data, diagonal)
-        return _apply(_diag_embed, (t,), {"offset": diagonal}, out)
-    if t._data.ndim != 2:
-        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {t._data.ndim}D")
-    out = _diagonal_copy.forward(t._backend.xp, t._data, diagonal)
-    return _apply(_diagonal_copy, (t,), {"offset": diagonal}, out)
-
-
-@declare("diagonal_copy", "DiagonalBackward0_copy")
+@declare("diagonal_copy", "DiagonalBackward0_copy", method="diag", function="diag")
 def _diagonal_copy(xp, a, offset):
     return xp.diagonal(a, offset).copy()
 
 
 @_diagonal_copy.def_backward
-def _(ctx, grad):
-    from .views import diagonal, embed
-    attrs = {"offset_": ctx.offset, "dim1": 0, "dim2": 1}
-    return (embed(grad, ctx.input_meta[0][0], diagonal, attrs),)
+def diagonal_copy_backward(ctx, grad):
+    return (apply(diagonal_backward, grad, input_shape=ctx.input_meta[0][0], offset_=ctx.offset,
+                  dim1=0, dim2=1),)
+
+
+def diag(t, diagonal=0):
+    """A vector's square matrix with it on the ``diagonal``, or a matrix's diagonal (a copy)."""
+    if t._data.ndim == 1:
+        return apply(_diag_embed, t, offset=diagonal)
+    if t._data.ndim != 2:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {t._data.ndim}D")
+    return apply(_diagonal_copy, t, offset=diagonal)
 
 
 # -- tril and triu ------------------------------------------------------------------------------
 
 
+def _check_triangle(name):
+    def check(self, diagonal):
+        if self._data.ndim < 2:
+            raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return check
+
+
 def _triangle_op(name):
-    @declare(name, name.capitalize() + "Backward0")
+    @declare(name, name.capitalize() + "Backward0", check=_check_triangle(name), method=name,
+             inplace=name + "_", function=name)
     def op(xp, a, diagonal):
-        return getattr(xp, name)(a, diagonal)
+        return getattr(xp, name)(a, diagonal).astype(a.dtype, copy=False)
 
     @op.def_backward
-    def _(ctx, grad):
+    def triangle_backward(ctx, grad):
         return (triangle(name, grad, ctx.diagonal),)
     return op
 
 
-_TRIANGLES = {name: _triangle_op(name) for name in ("tril", "triu")}
+tril_op, triu_op = _triangle_op("tril"), _triangle_op("triu")
+_TRIANGLES = {"tril": tril_op, "triu": triu_op}
 
 
 def triangle(name, t, diagonal=0, in_place=False):
     """``tril`` (on and below the ``diagonal``) or ``triu`` (on and above) of the last two
     dims; everything else is zero."""
-    if t._data.ndim < 2:
-        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
-    op = _TRIANGLES[name]
-    if in_place:
-        return inplace(op, t, (), {"diagonal": diagonal})
-    out = op.forward(t._backend.xp, t._data, diagonal)
-    return _apply(op, (t,), {"diagonal": diagonal}, out.astype(t._data.dtype, copy=False))
-
+    return _run(_TRIANGLES[name], in_place, t, diagonal=diagonal)
 
 
 # -- unique and bincount --------------------------------------------------------------------------
 
 
-@declare("unique", "Unique2Backward0")
+@declare("unique", "Unique2Backward0", outputs=("values", "inverse", "counts"), method="unique",
+         function="unique")
 def _unique(xp, a, dim):
-    return xp.unique(a, axis=dim, return_inverse=True, return_counts=True)
+    values, inverse, counts = xp.unique(a, axis=dim, return_inverse=True, return_counts=True)
+    if dim is None:
+        inverse = inverse.reshape(a.shape)
+    return values, inverse.astype(np.int64), counts.astype(np.int64)
 
 
 @_unique.def_backward
-def _(ctx, grad):
+def unique_backward(ctx, grad):
     raise NotImplementedError("the derivative for '_unique2' is not implemented.")
 
 
 def unique(t, return_inverse=False, return_counts=False, dim=None):
     """torch.unique: sorted distinct values (or slices along ``dim``), inverse and counts."""
-    a = t._data
-    d = None if dim is None else S.wrap_dim(dim, a.ndim)
-    values, inverse, counts = _unique.forward(t._backend.xp, a, d)
-    if d is None:
-        inverse = inverse.reshape(a.shape)
-    out = wrap_result(values.copy(order="C"), t)
-    if needs_grad((t,)):
-        record(_unique, (t,), (out,), {"dim": d})
-    extra = [wrap_result(x.astype(np.int64).copy(order="C"), t)
-             for x, wanted in ((inverse, return_inverse), (counts, return_counts)) if wanted]
-    return tuple([out, *extra]) if extra else out
+    d = None if dim is None else S.wrap_dim(dim, t._data.ndim)
+    values, inverse, counts = apply(_unique, t, dim=d)
+    extra = [x for x, wanted in ((inverse, return_inverse), (counts, return_counts)) if wanted]
+    return tuple([values, *extra]) if extra else values
 
 
-def bincount(t, weights=None, minlength=0):
+def _check_bincount(t, weights=None, minlength=0):
     a = t._data
     if a.dtype.kind == "f":
         raise NotImplementedError(f'"bincount_cpu" not implemented for '
                                   f"'{_BY_NP[a.dtype].scalar_name}'")
     if a.ndim != 1 or a.dtype.kind not in "iub" or (a.size and int(a.min()) < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    w = None if weights is None else weights._data
-    counts = t._backend.xp.bincount(a, w, minlength)
-    dtype = np.int64 if w is None else (np.float32 if w.dtype == np.float32 else np.float64)
-    return wrap_result(counts.astype(dtype), t)
+
+
+@declare("bincount", None, ("self", "weights"), check=_check_bincount, method="bincount",
+         function="bincount")
+def bincount_op(xp, a, w, minlength=0):
+    counts = xp.bincount(a, w, minlength)
+    return counts.astype(np.int64 if w is None else
+                         np.float32 if w.dtype == np.float32 else np.float64)
+
+
+def bincount(t, weights=None, minlength=0):
+    """How often each non-negative integer occurs in the 1-d ``t`` (or the sum of its
+    ``weights``)."""
+    return apply(bincount_op, t, weights, minlength=minlength)

@@ -1,17 +1,25 @@
-"""Indexing: ``t[idx]`` (basic indexing makes views, advanced indexing copies) and
-``t[idx] = value`` (a view's ``copy_``/``fill_``, or ``index_put_``)."""
+"""Indexing: ``t[idx]`` (basic indexing makes views, advanced indexing copies),
+``t[idx] = value`` (a view's ``copy_``/``fill_``, or ``index_put_``), and ``masked_fill``."""
+
+import re
 
 import numpy as np
 
-from . import _registry as R
-from ._registry import declare, needs_grad, record, wrap_result
-from .views import make_view, select, slice_, unsqueeze
+from .. import _dtypes
+from .._strides import broadcast_shapes, contiguous_strides, iter_output_strides
+from .._tensor_base import TensorBase, empty_strides
+from ._dispatch import apply, apply_, check_no_internal_overlap, check_same_device
+from ._layout import element_strides, layout_as
+from ._registry import declare
+from .creation import full
+from .pointwise import where_tensor
+from .views import alias_view, select, slice_, unsqueeze
 
-__all__ = ["getitem", "setitem"]
+__all__ = ["getitem", "setitem", "index_put", "masked_fill", "take_flat", "put_flat"]
 
 
 def _is_advanced(i):
-    if isinstance(i, R.Tensor):  # a 0-d integer tensor indexes like an int (a select view)
+    if isinstance(i, TensorBase):  # a 0-d integer tensor indexes like an int (a select view)
         return i._data.ndim != 0 or i._data.dtype.kind not in "iu" or i._data.dtype == np.uint8
     return isinstance(i, (list, np.ndarray, bool)) or (
         isinstance(i, tuple))
@@ -45,7 +53,7 @@ def basic_view(t, idx, single=False, alias=True):
     real_dim = 0  # the dim of ``t`` that the item indexes (torch names it in errors)
     for i in idx:
         if i is None:
-            result = make_view(result, unsqueeze, {"dim": dim})
+            result = apply(unsqueeze, result, dim=dim)
             dim += 1
             continue
         real_dim += 1
@@ -56,8 +64,7 @@ def basic_view(t, idx, single=False, alias=True):
                 raise ValueError("step must be greater than zero")
             if single or not (start in (None, 0) and (stop is None or stop >= size)
                               and step == 1):
-                result = make_view(result, slice_, {"dim": dim, "start": start, "end": stop,
-                                                    "step": step})
+                result = apply(slice_, result, dim=dim, start=start, end=stop, step=step)
             dim += 1
         else:
             index = _as_int_index(i)
@@ -65,16 +72,15 @@ def basic_view(t, idx, single=False, alias=True):
             if not -size <= index < size:
                 raise IndexError(f"index {index} is out of bounds for dimension {real_dim - 1} "
                                  f"with size {size}")
-            result = make_view(result, select, {"dim": dim, "index": index})
+            result = apply(select, result, dim=dim, index=index)
     if result is t and alias:
-        from .views import alias_view
-        result = make_view(t, alias_view, {})
+        result = apply(alias_view, t)
     return result
 
 
 def _as_int_index(i):
     """An int index, or torch's error for what cannot index."""
-    if isinstance(i, (int, np.integer, R.Tensor)):
+    if isinstance(i, (int, np.integer, TensorBase)):
         return int(i)
     if isinstance(i, str):
         raise TypeError("new(): invalid data type 'str'")
@@ -83,7 +89,7 @@ def _as_int_index(i):
 
 
 def _to_numpy_index(i, t):
-    if isinstance(i, R.Tensor):
+    if isinstance(i, TensorBase):
         if i._data.dtype == np.bool_ or i._data.dtype == np.uint8:
             return i._data.astype(bool, copy=False)
         if not np.issubdtype(i._data.dtype, np.integer):
@@ -98,15 +104,18 @@ def _np_index(t, idx):
     return tuple(_to_numpy_index(i, t) for i in idx)
 
 
-@declare("index", "IndexBackward0", ("self",))
+@declare("index", "IndexBackward0", layout="forward", method="__getitem__")
 def _index(xp, a, indices):
-    return a[indices]
+    try:
+        out = a[indices]
+    except IndexError as e:
+        raise IndexError(_torch_index_error(e)) from None
+    return _index_layout(xp, out, a, indices)
 
 
 @_index.def_backward
-def _(ctx, grad):
-    xp = grad._backend.xp
-    zeros = wrap_result(xp.zeros(ctx.input_meta[0][0], dtype=grad._data.dtype), grad)
+def index_backward(ctx, grad):
+    zeros = grad.new_zeros(ctx.input_meta[0][0])
     return (index_put(zeros, ctx.indices, grad, accumulate=True),)
 
 
@@ -117,15 +126,7 @@ def getitem(t, idx):
     if any(_is_advanced(i) for i in idx):
         t, idx = split_advanced(t, idx)
         check_masks(t, idx)
-        np_idx = _np_index(t, idx)
-        try:
-            out = _index.forward(t._backend.xp, t._data, np_idx)
-        except IndexError as e:
-            raise IndexError(_torch_index_error(e, t)) from None
-        result = wrap_result(_index_layout(out, t, np_idx), t)
-        if needs_grad((t,)):
-            record(_index, (t,), (result,), {"indices": np_idx})
-        return result
+        return apply(_index, t, indices=_np_index(t, idx))
     if t._data.ndim == 0 and any(i is not None and i is not Ellipsis for i in idx):
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
@@ -145,7 +146,7 @@ def split_advanced(t, idx):
         return t, idx  # True/False indices: NumPy's rules (a new dim) are torch's
     consumed = 0
     for i in idx:
-        if isinstance(i, R.Tensor) and i._data.dtype in (np.bool_, np.uint8):
+        if isinstance(i, TensorBase) and i._data.dtype in (np.bool_, np.uint8):
             consumed += i._data.ndim
         elif i is not None and i is not Ellipsis:
             consumed += 1
@@ -157,7 +158,7 @@ def split_advanced(t, idx):
             basic.extend([full] * n)
             rest.extend([full] * n)
         elif _is_advanced(i):
-            k = i._data.ndim if isinstance(i, R.Tensor) and i._data.dtype in (
+            k = i._data.ndim if isinstance(i, TensorBase) and i._data.dtype in (
                 np.bool_, np.uint8) else 1
             basic.extend([full] * k)
             rest.append(i)
@@ -175,7 +176,7 @@ def check_masks(t, idx):
     """torch's error for a boolean mask whose shape differs from the dims it covers."""
     d = 0
     for i in idx:
-        if isinstance(i, R.Tensor) and i._data.dtype in (np.bool_, np.uint8):
+        if isinstance(i, TensorBase) and i._data.dtype in (np.bool_, np.uint8):
             for k, size in enumerate(i._data.shape):
                 if d + k < t._data.ndim and size != t._data.shape[d + k]:
                     raise IndexError(
@@ -187,20 +188,20 @@ def check_masks(t, idx):
             d += 1
 
 
-def _index_layout(out, src, np_idx):
-    """A fresh copy of ``out`` (NumPy's gather) laid out as torch lays out ``index``'s result.
+def _index_layout(xp, out, src, np_idx):
+    """A fresh copy of ``out`` (NumPy's gather from the array ``src``) laid out as torch lays
+    out ``index``'s result.
 
     torch iterates the source restrided (indexed dims: stride 0) together with the index
     tensors (their own dims only); Note [output layout] orders the result's dims by those.
     """
-    from .._strides import contiguous_strides, iter_output_strides
-    from .pointwise import layout_as
     arrays = [k for k, a in enumerate(np_idx) if not isinstance(a, slice)]
     if isinstance(out, np.generic):  # a 0-d index gives a NumPy scalar
-        return src._backend.xp.asarray(out)
+        return xp.asarray(out)
     copy = not out.flags.owndata  # NumPy may hand back a view (x[True]) or a transposed copy
     if out.ndim < 2 or not out.size:
-        return src._backend.xp.array(out, copy=True) if copy else out
+        out = xp.array(out, copy=True) if copy else out
+        return out if out.size else empty_strides(out, force=True)
     dims = []  # source dims that each index item covers
     d = 0
     for a in np_idx:
@@ -208,24 +209,23 @@ def _index_layout(out, src, np_idx):
         dims.append(list(range(d, d + k)))
         d += k
     free = [d for k, a in enumerate(np_idx) if isinstance(a, slice) for d in dims[k]]
-    free += list(range(d, src._data.ndim))
+    free += list(range(d, src.ndim))
     nb = out.ndim - len(free)
     adjacent = arrays == list(range(arrays[0], arrays[-1] + 1))
     start = dims[arrays[0]][0] if adjacent else 0
-    src_strides = src.stride()
+    src_strides = element_strides(src)
     self_st = [src_strides[f] for f in free]
     self_st[start:start] = [0] * nb
     block = list(contiguous_strides(out.shape[start:start + nb]))
     idx_st = [0] * start + block + [0] * (out.ndim - start - nb)
     strides = iter_output_strides(out.shape, [(out.shape, tuple(self_st)),
                                               (out.shape, tuple(idx_st))])
-    return layout_as(out, strides, src._backend, copy=copy)
+    return layout_as(xp, out, strides, copy=copy)
 
 
-def _torch_index_error(e, t):
+def _torch_index_error(e):
     msg = str(e)
     if "out of bounds" in msg:
-        import re
         m = re.search(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", msg)
         if m:
             return f"index {m.group(1)} is out of bounds for dimension {m.group(2)} with size " \
@@ -244,29 +244,28 @@ def _index_put(xp, a, values, indices, accumulate):
 
 
 @_index_put.def_backward
-def _(ctx, grad):
+def index_put_backward(ctx, grad):
     n = ctx.needs_input_grad
     gs = None
     if n[0]:
         gs = grad if ctx.accumulate else index_put(grad, ctx.indices, 0.0)
-    gv = getitem(grad, _wrap_idx(ctx.indices, grad)) if n[1] else None
+    gv = getitem(grad, tuple(ctx.indices)) if n[1] else None
     return gs, gv
-
-
-def _wrap_idx(indices, like):
-    return tuple(wrap_result(i, like) if hasattr(i, "dtype") and not np.isscalar(i) else i
-                 for i in indices)
 
 
 def index_put(t, indices, values, accumulate=False):
     """Out of place ``index_put`` (the backward of advanced indexing uses it)."""
-    values_arr = values._data if isinstance(values, R.Tensor) else values
-    out = _index_put.forward(t._backend.xp, t._data, values_arr, indices, accumulate)
-    result = wrap_result(out, t)
-    if needs_grad((t, values)):
-        record(_index_put, (t, values), (result,), {"indices": indices,
-                                                    "accumulate": accumulate})
-    return result
+    return apply(_index_put, t, values, indices=indices, accumulate=accumulate)
+
+
+def take_flat(flat, index):
+    """The elements of the 1-d tensor ``flat`` at the int64 array ``index`` (CopySlices)."""
+    return apply(_index, flat, indices=(index,))
+
+
+def put_flat(flat, index, values, accumulate):
+    """``flat`` with ``values`` put (or added) at the int64 array ``index`` (CopySlices)."""
+    return index_put(flat, (index,), values, accumulate)
 
 
 def setitem(t, idx, value):
@@ -289,8 +288,7 @@ def setitem(t, idx, value):
 def copy_to(dst, value):
     """torch's ``copy_to``: ``copy_`` for equal shapes, ``fill_`` for a 0-d CPU value (a Python
     number counts as one), else ``copy_`` of the value with its leading 1-dims dropped."""
-    if not isinstance(value, R.Tensor):
-        from .creation import full
+    if not isinstance(value, TensorBase):
         value = full((), value)
     if value._data.shape == dst._data.shape:
         dst.copy_(value)
@@ -306,52 +304,49 @@ def copy_to(dst, value):
 
 
 def _index_put_inplace(t, idx, value):
-    from .pointwise import check_inplace
     t, idx = split_advanced(t, idx)  # Note [advanced indexing]
     check_masks(t, idx)
     np_idx = _np_index(t, idx)
-    grad = needs_grad((t, value))
-    if grad:
-        check_inplace(t)
-    val = value._data if isinstance(value, R.Tensor) else value
-    try:
-        t._data[np_idx] = val
-    except IndexError as e:
-        raise IndexError(_torch_index_error(e, t)) from None
-    except ValueError:
-        target = t._data[np_idx].shape
-        raise RuntimeError(f"shape mismatch: value tensor of shape "
-                           f"[{', '.join(map(str, value.shape))}] cannot be broadcast to indexing "
-                           f"result of shape [{', '.join(map(str, target))}]") from None
-    t._bump_version()
-    if grad:
-        from .pointwise import rebase_history
-        rebase_history(t, _index_put, (t, value), {"indices": np_idx, "accumulate": False})
+    val = value._data if isinstance(value, TensorBase) else value
 
+    def write():
+        try:
+            t._data[np_idx] = val
+        except IndexError as e:
+            raise IndexError(_torch_index_error(e)) from None
+        except ValueError:
+            target = t._data[np_idx].shape
+            raise RuntimeError(f"shape mismatch: value tensor of shape "
+                               f"[{', '.join(map(str, value.shape))}] cannot be broadcast to "
+                               f"indexing result of shape [{', '.join(map(str, target))}]"
+                               ) from None
+    return apply_(_index_put, t, value, write=write, indices=np_idx, accumulate=False)
 
 
 # -- masked_fill -----------------------------------------------------------------------------
 
-@declare("masked_fill", "MaskedFillBackward0", ("self", "mask"), saves={"mask": (0,)})
+@declare("masked_fill", "MaskedFillBackward0", ("self", "mask"), saves={"mask": "self"},
+         unsaved=("value",), method="masked_fill", inplace="masked_fill_",
+         function="masked_fill")
 def _masked_fill(xp, a, mask, value):
     return xp.where(mask, value, a)
 
 
 @declare("masked_fill", "MaskedFillBackward1", ("self", "mask", "value"),
-         saves={"mask": (0, 2)})
+         saves={"mask": ("self", "value")}, method="masked_fill", inplace="masked_fill_",
+         function="masked_fill")
 def _masked_fill_tensor(xp, a, mask, value):
-    return xp.where(mask, value, a)
+    return xp.where(mask, value.astype(a.dtype), a)
 
 
 @_masked_fill.def_backward
-def _(ctx, grad):
+def masked_fill_backward(ctx, grad):
     return (grad.masked_fill(ctx.mask, 0), None)
 
 
 @_masked_fill_tensor.def_backward
-def _(ctx, grad):
+def masked_fill_tensor_backward(ctx, grad):
     n = ctx.needs_input_grad
-    from .pointwise import where_tensor
     return (grad.masked_fill(ctx.mask, 0) if n[0] else None, None,
             where_tensor(ctx.mask, grad, 0).sum() if n[2] else None)
 
@@ -359,16 +354,7 @@ def _(ctx, grad):
 def masked_fill(t, mask, value, in_place=False):
     """``t`` with ``value`` (a number or a 0-d tensor) where the bool ``mask`` (broadcast) is
     True; out of place the result has the broadcast shape and is contiguous."""
-    from .. import _dtypes
-    from .._strides import broadcast_shapes
-    from .pointwise import (
-        check_inference_inplace,
-        check_inplace,
-        check_no_internal_overlap,
-        check_same_device,
-        rebase_history,
-    )
-    if not isinstance(value, (R.Tensor, bool, int, float)):
+    if not isinstance(value, (TensorBase, bool, int, float)):
         raise TypeError(f"masked_fill() received an invalid combination of arguments - got "
                         f"(Tensor, {type(value).__name__})")
     shape = broadcast_shapes(t._data.shape, mask._data.shape)
@@ -379,31 +365,24 @@ def masked_fill(t, mask, value, in_place=False):
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            + _dtypes._BY_NP[mask._data.dtype].c_name)
     check_same_device([t, mask])
-    if isinstance(value, R.Tensor):
+    dtype = _dtypes._BY_NP[t._data.dtype]
+    if isinstance(value, TensorBase):
         if value._data.ndim:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value._data.ndim} dimension(s).")
-        op, inputs, fill = _masked_fill_tensor, (t, mask, value), value.item()
+        op, operands, fill = _masked_fill_tensor, (mask, value), value.item()
+        _dtypes.check_fits(fill, dtype)
     else:
-        op, inputs, fill = _masked_fill, (t, mask), value
-    dtype = _dtypes._BY_NP[t._data.dtype]
-    _dtypes.check_fits(fill, dtype)
-    fill = _dtypes.cast_scalar(fill, dtype)
-    xp = t._backend.xp
-    grad = needs_grad(inputs)
+        _dtypes.check_fits(value, dtype)
+        op, operands, fill = _masked_fill, (mask,), _dtypes.cast_scalar(value, dtype)
     if not in_place:
-        out = xp.ascontiguousarray(_masked_fill.forward(xp, t._data, mask._data, fill))
-        result = wrap_result(out.astype(t._data.dtype, copy=False), t)
-        if grad:
-            record(op, inputs, (result,))
-        return result
-    if t._inference:
-        check_inference_inplace(t)  # Note [inference mode]
-    if grad:
-        check_inplace(t)
-    check_no_internal_overlap(t)
-    xp.copyto(t._data, fill, where=mask._data)
-    t._bump_version()
-    if grad:
-        rebase_history(t, op, inputs, {})
-    return t
+        return apply(op, t, *operands, value=fill) if op is _masked_fill else \
+            apply(op, t, *operands)
+    fill = _dtypes.cast_scalar(fill, dtype)
+
+    def write():
+        check_no_internal_overlap(t)
+        t._backend.xp.copyto(t._data, fill, where=mask._data)
+    if op is _masked_fill:
+        return apply_(op, t, *operands, write=write, value=fill)
+    return apply_(op, t, *operands, write=write)

@@ -1,29 +1,27 @@
-"""Copies that rearrange whole tensors: cat, stack, repeat, flip and constant padding."""
+"""Copies that rearrange whole tensors: cat, stack, repeat, flip, roll and constant padding;
+and their inverses among the views: unbind and split (their backward joins)."""
 
 import numpy as np
 
-from .._dtypes import result_type
+from .. import _strides as S
 from .._strides import wrap_dim
-from ._registry import declare, recorded
-from .creation import preserve_layout
-from .pointwise import check_same_device
+from ._dispatch import apply
+from ._layout import preserve_layout
+from ._registry import declare, view_op
+from .views import select, slice_
 
-__all__ = ["cat", "stack", "repeat", "flip", "constant_pad"]
+__all__ = ["cat", "stack", "unbind", "split", "chunk", "repeat", "flip", "roll", "constant_pad"]
 
 
-def _prepare(tensors, name):
-    tensors = list(tensors)
+def _check_list(tensors, name):
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList") if name == "stack" \
             else ValueError("torch.cat(): expected a non-empty list of Tensors")
-    check_same_device(tensors)
-    dt = result_type(tensors) if len(tensors) > 1 else tensors[0].dtype
-    arrays = [t._data if t._data.dtype == dt.np else t._data.astype(dt.np) for t in tensors]
-    return tensors, arrays
 
 
-@declare("cat", "CatBackward0", ())
-def _cat(xp, *arrays, dim):
+@declare("cat", "CatBackward0", (), promote="common", function=("cat", "concat"))
+def _cat(xp, *arrays, dim, sizes):
+    arrays = [a for a in arrays if not (a.ndim == 1 and a.size == 0)] or arrays
     if all(a.flags.c_contiguous for a in arrays):
         return xp.concatenate(arrays, axis=dim)
     shape = list(arrays[0].shape)
@@ -33,7 +31,7 @@ def _cat(xp, *arrays, dim):
 
 
 @_cat.def_backward
-def _(ctx, grad):
+def cat_backward(ctx, grad):
     out = []
     start = 0
     for size, need in zip(ctx.sizes, ctx.needs_input_grad):
@@ -45,13 +43,13 @@ def _(ctx, grad):
 
 def cat(tensors, dim=0):
     """Concatenate along an existing dim (1-D empty tensors are skipped, as in torch)."""
-    tensors, arrays = _prepare(tensors, "cat")
+    tensors = list(tensors)
+    _check_list(tensors, "cat")
     ref = next((t for t in tensors if not (t.dim() == 1 and t.numel() == 0)), tensors[0])
     d = wrap_dim(dim, ref.dim())
-    keep = [(t, a) for t, a in zip(tensors, arrays) if not (a.ndim == 1 and a.size == 0)]
-    if not keep:
-        keep = list(zip(tensors, arrays))
-    for i, (_, a) in enumerate(keep):
+    keep = [t for t in tensors if not (t.dim() == 1 and t.numel() == 0)] or tensors
+    for i, t in enumerate(keep):
+        a = t._data
         if a.ndim != ref.dim():
             raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.dim()} "
                                f"and {a.ndim}")
@@ -60,46 +58,134 @@ def cat(tensors, dim=0):
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. "
                                    f"Expected size {ref.shape[k]} but got size {a.shape[k]} for "
                                    f"tensor number {i} in the list.")
-    xp = tensors[0]._backend.xp
-    out = _cat.forward(xp, *[a for _, a in keep], dim=d)
-    sizes = [a.shape[d] if a.ndim > d else 0 for a in arrays]
-    return recorded(_cat, tensors, out, {"dim": d, "sizes": sizes})
+    sizes = [t._data.shape[d] if t._data.ndim > d else 0 for t in tensors]
+    return apply(_cat, *tensors, dim=d, sizes=sizes)
 
 
-@declare("stack", "StackBackward0", ())
+@declare("stack", "StackBackward0", (), promote="common", function="stack")
 def _stack(xp, *arrays, dim):
-    return xp.ascontiguousarray(xp.stack(arrays, axis=dim))
+    return xp.stack(arrays, axis=dim)
 
 
 @_stack.def_backward
-def _(ctx, grad):
+def stack_backward(ctx, grad):
     return tuple(grad.select(ctx.dim, i) if need else None
                  for i, need in enumerate(ctx.needs_input_grad))
 
 
 def stack(tensors, dim=0):
     """Stack equally shaped tensors along a new dim."""
-    tensors, arrays = _prepare(tensors, "stack")
+    tensors = list(tensors)
+    _check_list(tensors, "stack")
     d = wrap_dim(dim, tensors[0].dim() + 1)
-    for i, a in enumerate(arrays):
-        if a.shape != arrays[0].shape:
+    first = tensors[0]._data.shape
+    for i, t in enumerate(tensors):
+        if t._data.shape != first:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
-                               f"[{', '.join(map(str, arrays[0].shape))}] at entry 0 and "
-                               f"[{', '.join(map(str, a.shape))}] at entry {i}")
-    out = _stack.forward(tensors[0]._backend.xp, *arrays, dim=d)
-    return recorded(_stack, tensors, out, {"dim": d})
+                               f"[{', '.join(map(str, first))}] at entry 0 and "
+                               f"[{', '.join(map(str, t._data.shape))}] at entry {i}")
+    return apply(_stack, *tensors, dim=d)
+
+
+# -- several views at once: unbind and split ----------------------------------------------------
+
+def _check_unbind(self, dim):
+    if self._data.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+
+
+@view_op("unbind", "UnbindBackward0", outputs=(), check=_check_unbind, method=("unbind",),
+         function="unbind")
+def unbind_op(shape, strides, offset, dim):
+    return [select.forward(shape, strides, offset, dim, i) for i in range(shape[dim])]
+
+
+def _pieces(shape, strides, offset, dim, sizes):
+    pieces, start = [], 0
+    for s in sizes:
+        pieces.append(slice_.forward(shape, strides, offset, dim, start, start + s, 1))
+        start += s
+    return pieces
+
+
+split_op = view_op("split", "SplitBackward0", outputs=(), method=("split", "chunk"),
+                   function=("split", "chunk"))(_pieces)
+split_sizes_op = view_op("split_with_sizes", "SplitWithSizesBackward0", outputs=(),
+                         method="split", function="split")(_pieces)
+
+
+def _joined_back(ctx, grads):
+    """The views' gradients joined back (zeros for the views that got none)."""
+    pieces = [g if g is not None else next(x for x in grads if x is not None).new_zeros(shape)
+              for g, shape in zip(grads, ctx.shapes)]
+    return (stack(pieces, ctx.dim) if ctx.op is unbind_op else cat(pieces, ctx.dim),)
+
+
+for _op in (unbind_op, split_op, split_sizes_op):
+    _op.def_backward(_joined_back)
+    _op.unsaved = frozenset({"shapes", "sizes"})
+
+
+def unbind(t, dim=0):
+    """The views ``t.select(dim, i)`` for every i, sharing one UnbindBackward0."""
+    return apply(unbind_op, t, dim=S.wrap_dim(dim, max(t._data.ndim, 1)))
+
+
+def split(t, split_size, dim=0):
+    """Views of ``split_size`` elements along ``dim`` (the last may be shorter), or of the
+    sizes in the list ``split_size``."""
+    d = S.wrap_dim(dim, t._data.ndim)
+    size = t._data.shape[d]
+    if isinstance(split_size, int):
+        if split_size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size="
+                               f"{split_size}")
+        sizes = [split_size] * (size // split_size) if split_size else [0]
+        if split_size and size % split_size:
+            sizes.append(size % split_size)
+        if size == 0:
+            sizes = [0]
+        return apply(split_op, t, dim=d, sizes=tuple(sizes))
+    sizes = list(split_size)
+    if sum(sizes) != size:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
+                           f"(input tensor's size at dimension {d}), but got split_sizes="
+                           f"[{', '.join(map(str, sizes))}]")
+    return apply(split_sizes_op, t, dim=d, sizes=tuple(sizes))
+
+
+def chunk(t, chunks, dim=0):
+    """``chunks`` views of (nearly) equal size along ``dim``: a split."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    size = t.size(dim)
+    return split(t, max(-(-size // chunks), 1) if size else 1, dim)
 
 
 # -- repeat ----------------------------------------------------------------------------------
 
-@declare("repeat", "RepeatBackward0")
+def _check_repeat(self, repeats):
+    shape = self._data.shape
+    if len(repeats) < len(shape):
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    padded = (1,) * (len(repeats) - len(shape)) + shape
+    target = [s * r for s, r in zip(padded, repeats)]
+    for n in target:
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                               f"[{', '.join(map(str, target))}]")
+
+
+@declare("repeat", "RepeatBackward0", check=_check_repeat, method=("repeat", "tile"),
+         function="tile")
 def _repeat(xp, a, repeats):
     a = a.reshape((1,) * (len(repeats) - a.ndim) + a.shape)
-    return xp.ascontiguousarray(xp.tile(a, repeats))  # torch's result is contiguous
+    return xp.tile(a, repeats)
 
 
 @_repeat.def_backward
-def _(ctx, grad):
+def repeat_backward(ctx, grad):
     # torch's repeat_backward: sum the leading new dims away, then view each repeated dim as
     # (repeat, size) and sum the repeats
     shape, repeats = ctx.input_meta[0][0], ctx.repeats
@@ -122,60 +208,55 @@ def _(ctx, grad):
 def repeat(t, repeats):
     """``t`` tiled ``repeats[i]`` times along dim i (new leading dims where ``repeats`` is
     longer); always a copy."""
-    repeats = tuple(int(r) for r in repeats)
-    shape = t._data.shape
-    if len(repeats) < len(shape):
-        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
-                           "of dimensions of tensor")
-    padded = (1,) * (len(repeats) - len(shape)) + shape
-    target = [s * r for s, r in zip(padded, repeats)]
-    for n in target:
-        if n < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
-                               f"[{', '.join(map(str, target))}]")
-    out = _repeat.forward(t._backend.xp, t._data, repeats)
-    return recorded(_repeat, [t], out, {"repeats": repeats})
+    return apply(_repeat, t, repeats=tuple(int(r) for r in repeats))
+
+
+def tile(t, dims):
+    """``repeat`` with ``dims`` padded with leading 1s to the tensor's dims."""
+    return repeat(t, (1,) * (t._data.ndim - len(dims)) + tuple(dims))
 
 
 # -- flip ------------------------------------------------------------------------------------
 
-@declare("flip", "FlipBackward0")
+def _check_flip(self, dims):
+    for d in set(dims):
+        if dims.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+
+
+@declare("flip", "FlipBackward0", check=_check_flip, layout="forward", method="flip",
+         function="flip")
 def _flip(xp, a, dims):
+    """A copy with the order of elements reversed along ``dims``, laid out like ``a``."""
     if not a.size:  # nothing to move (and NumPy would give the copy zero strides)
         return a.copy(order="K")
-    return xp.flip(a, axis=dims).copy(order="K")
+    return preserve_layout(xp, xp.flip(a, axis=dims if a.ndim else ()).copy(order="K"), a)
 
 
 @_flip.def_backward
-def _(ctx, grad):
+def flip_backward(ctx, grad):
     return (grad.flip(ctx.dims),)
 
 
 def flip(t, dims):
-    """A copy of ``t`` with the order of elements reversed along ``dims``, laid out like ``t``."""
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     ndim = t._data.ndim
-    wrapped = tuple(wrap_dim(d, max(ndim, 1)) for d in dims)
-    for d in set(wrapped):
-        if wrapped.count(d) > 1:
-            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    out = preserve_layout(_flip.forward(t._backend.xp, t._data, wrapped if ndim else ()), t)
-    return recorded(_flip, [t], out, {"dims": wrapped})
+    return apply(_flip, t, dims=tuple(wrap_dim(d, max(ndim, 1)) for d in dims))
 
 
 # -- roll ------------------------------------------------------------------------------------
 
-@declare("roll", "RollBackward0")
+@declare("roll", "RollBackward0", method="roll", function="roll")
 def _roll(xp, a, shifts, dims):
     if not a.size:
         return a.copy()
     if not dims:  # the flattened tensor rolls, then takes its shape back
         return xp.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
-    return xp.roll(a, shifts, axis=dims).copy(order="C")
+    return xp.roll(a, shifts, axis=dims)
 
 
 @_roll.def_backward
-def _(ctx, grad):
+def roll_backward(ctx, grad):
     return (grad.roll(tuple(-s for s in ctx.shifts), ctx.dims or None),)
 
 
@@ -188,11 +269,11 @@ def roll(t, shifts, dims=None):
                            f"{len(dims)}")
     if t._data.size:  # torch returns an empty tensor's copy before looking at dims
         dims = tuple(wrap_dim(d, max(t._data.ndim, 1)) for d in dims) if t._data.ndim else ()
-    out = _roll.forward(t._backend.xp, t._data, shifts, dims)
-    return recorded(_roll, [t], out, {"shifts": shifts, "dims": dims})
+    return apply(_roll, t, shifts=shifts, dims=dims)
 
 
-@declare("constant_pad_nd", "ConstantPadNdBackward0")
+@declare("constant_pad_nd", "ConstantPadNdBackward0", unsaved=("value",),
+         function="constant_pad_nd")
 def _constant_pad(xp, a, pad, value=0):
     """``a`` grown (or, by negative amounts, cut) at both ends of its last dims: ``pad`` holds
     (before, after) pairs, the last dim's first; new places hold ``value``."""
@@ -211,11 +292,8 @@ def _constant_pad(xp, a, pad, value=0):
     return out
 
 
-_constant_pad.unsaved = frozenset({"value"})  # torch's node keeps the pad only
-
-
 @_constant_pad.def_backward
-def _(ctx, grad):
+def constant_pad_backward(ctx, grad):
     return (constant_pad(grad, [-p for p in ctx.pad]),)
 
 
@@ -232,6 +310,4 @@ def constant_pad(t, pad, value=0):
         raise RuntimeError(f"Padding length should be less than or equal to two times the "
                            f"input dimension but got padding length {len(pad)} and input of "
                            f"dimension {t.dim()}")
-    pad = tuple(pad)
-    return recorded(_constant_pad, (t,), _constant_pad.forward(
-        t._backend.xp, t._data, pad, value), {"pad": pad, "value": value})
+    return apply(_constant_pad, t, pad=tuple(pad), value=value)

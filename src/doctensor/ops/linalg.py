@@ -1,12 +1,13 @@
 """Matrix products: mm, mv, dot, bmm, addmm, and matmul composed from them as torch does."""
 
-import numpy as np
-
 from .._dtypes import _BY_NP
-from ._registry import declare, needs_grad, record, wrap_result
-from .pointwise import check_same_device
+from .._strides import broadcast_shapes
+from ._dispatch import apply, apply_, needs_grad
+from ._registry import declare
+from .views import squeeze_inplace_dim, unsafe_view
 
-__all__ = ["mm", "mv", "dot", "bmm", "addmm", "matmul"]
+__all__ = ["mm", "mm_op", "mv_op", "dot_op", "bmm_op", "addmm", "addmm_op", "matmul"]
+
 
 def _same_dtype(a, b, what="m1 and m2"):
     if a._data.dtype != b._data.dtype:
@@ -14,32 +15,7 @@ def _same_dtype(a, b, what="m1 and m2"):
                            f"{_BY_NP[a._data.dtype].c_name} != {_BY_NP[b._data.dtype].c_name}")
 
 
-def _binary(op, a, b, attrs=None):
-    check_same_device((a, b))
-    out = op.forward(a._backend.xp, a._data, b._data)
-    if isinstance(out, np.generic):  # NumPy returns scalars from 1-D dot products
-        out = a._backend.xp.asarray(out)
-    result = wrap_result(out, a)
-    if needs_grad((a, b)):
-        record(op, (a, b), (result,), attrs)
-    return result
-
-
-@declare("mm", "MmBackward0", ("self", "mat2"), saves={"self": (1,), "mat2": (0,)})
-def _mm(xp, a, b):
-    return xp.matmul(a, b)
-
-
-@_mm.def_backward
-def _(ctx, grad):
-    n, a = ctx.needs_input_grad, ctx.attrs
-    return (_mm_mat1_backward(grad, ctx.mat2, a.get("self_sym_sizes"), a.get("self_sym_strides"))
-            if n[0] else None,
-            _mm_mat2_backward(grad, ctx.self, a.get("mat2_sym_sizes"), a.get("mat2_sym_strides"))
-            if n[1] else None)
-
-
-def mm(a, b):
+def _check_mm(a, b, **attrs):
     if a._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if b._data.ndim != 2:
@@ -48,26 +24,31 @@ def mm(a, b):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                            f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
     _same_dtype(a, b)
-    attrs = None
+
+
+@declare("mm", "MmBackward0", ("self", "mat2"), saves={"self": "mat2", "mat2": "self"},
+         check=_check_mm, method="mm", function="mm")
+def mm_op(xp, a, b, **sym):
+    return xp.matmul(a, b)
+
+
+@mm_op.def_backward
+def mm_backward(ctx, grad):
+    n, a = ctx.needs_input_grad, ctx.attrs
+    return (_mm_mat1_backward(grad, ctx.mat2, a.get("self_sym_sizes"), a.get("self_sym_strides"))
+            if n[0] else None,
+            _mm_mat2_backward(grad, ctx.self, a.get("mat2_sym_sizes"), a.get("mat2_sym_strides"))
+            if n[1] else None)
+
+
+def mm(a, b):
     if needs_grad((a, b)):  # what torch saves (_saved_self_sym_sizes ...)
-        attrs = {"self_sym_sizes": a._data.shape, "self_sym_strides": a.stride(),
-                 "mat2_sym_sizes": b._data.shape, "mat2_sym_strides": b.stride()}
-    return _binary(_mm, a, b, attrs)
+        return apply(mm_op, a, b, self_sym_sizes=a._data.shape, self_sym_strides=a.stride(),
+                     mat2_sym_sizes=b._data.shape, mat2_sym_strides=b.stride())
+    return apply(mm_op, a, b)
 
 
-@declare("mv", "MvBackward0", ("self", "vec"), saves={"self": (1,), "vec": (0,)})
-def _mv(xp, a, v):
-    return xp.matmul(a, v)
-
-
-@_mv.def_backward
-def _(ctx, grad):
-    n = ctx.needs_input_grad
-    return (grad.unsqueeze(1) * ctx.vec.unsqueeze(0) if n[0] else None,
-            ctx.self.t().mv(grad) if n[1] else None)
-
-
-def mv(a, v):
+def _check_mv(a, v):
     if a._data.ndim != 2 or v._data.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.dim()}, {v.dim()}")
     if a._data.shape[1] != v._data.shape[0]:
@@ -77,21 +58,22 @@ def mv(a, v):
         names = [_BY_NP[x._data.dtype].scalar_name for x in (v, a, v)]
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {names[0]}, "
                            f"{names[1]}, and {names[2]}")
-    return _binary(_mv, a, v)
 
 
-@declare("dot", "DotBackward0", ("self", "tensor"), saves={"self": (1,), "tensor": (0,)})
-def _dot(xp, a, b):
-    return xp.dot(a, b)
+@declare("mv", "MvBackward0", ("self", "vec"), saves={"self": "vec", "vec": "self"},
+         check=_check_mv, method="mv", function="mv")
+def mv_op(xp, a, v):
+    return xp.matmul(a, v)
 
 
-@_dot.def_backward
-def _(ctx, grad):
+@mv_op.def_backward
+def mv_backward(ctx, grad):
     n = ctx.needs_input_grad
-    return (grad * ctx.tensor if n[0] else None, grad * ctx.self if n[1] else None)
+    return (grad.unsqueeze(1) * ctx.vec.unsqueeze(0) if n[0] else None,
+            ctx.self.t().mv(grad) if n[1] else None)
 
 
-def dot(a, b):
+def _check_dot(a, b):
     if a._data.ndim != 1 or b._data.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.dim()}D and {b.dim()}D tensors")
     if a._data.shape[0] != b._data.shape[0]:
@@ -102,22 +84,21 @@ def dot(a, b):
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                            f"{_BY_NP[a._data.dtype].scalar_name} and "
                            f"{_BY_NP[b._data.dtype].scalar_name}")
-    return _binary(_dot, a, b)
 
 
-@declare("bmm", "BmmBackward0", ("self", "mat2"), saves={"self": (1,), "mat2": (0,)})
-def _bmm(xp, a, b):
-    return xp.matmul(a, b)
+@declare("dot", "DotBackward0", ("self", "tensor"), saves={"self": "tensor", "tensor": "self"},
+         check=_check_dot, method="dot", function="dot")
+def dot_op(xp, a, b):
+    return xp.dot(a, b)
 
 
-@_bmm.def_backward
-def _(ctx, grad):
+@dot_op.def_backward
+def dot_backward(ctx, grad):
     n = ctx.needs_input_grad
-    return (grad.bmm(ctx.mat2.transpose(1, 2)) if n[0] else None,
-            ctx.self.transpose(1, 2).bmm(grad) if n[1] else None)
+    return (grad * ctx.tensor if n[0] else None, grad * ctx.self if n[1] else None)
 
 
-def bmm(a, b):
+def _check_bmm(a, b):
     if a._data.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if b._data.ndim != 3:
@@ -128,12 +109,35 @@ def bmm(a, b):
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected scalar type {_BY_NP[a._data.dtype].scalar_name} but found "
                            f"{_BY_NP[b._data.dtype].scalar_name}")
-    return _binary(_bmm, a, b)
+
+
+@declare("bmm", "BmmBackward0", ("self", "mat2"), saves={"self": "mat2", "mat2": "self"},
+         check=_check_bmm, method="bmm", function="bmm")
+def bmm_op(xp, a, b):
+    return xp.matmul(a, b)
+
+
+@bmm_op.def_backward
+def bmm_backward(ctx, grad):
+    n = ctx.needs_input_grad
+    return (grad.bmm(ctx.mat2.transpose(1, 2)) if n[0] else None,
+            ctx.self.transpose(1, 2).bmm(grad) if n[1] else None)
+
+
+def _check_addmm(c, a, b, **attrs):
+    if a._data.shape[1] != b._data.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
+                           f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
+    if c._data.dtype != b._data.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{_BY_NP[c._data.dtype].scalar_name} and "
+                           f"{_BY_NP[b._data.dtype].scalar_name}")
+    _same_dtype(a, b)
 
 
 @declare("addmm", "AddmmBackward0", ("self", "mat1", "mat2"),
-         saves={"mat1": (2,), "mat2": (1,)})
-def _addmm(xp, c, a, b, beta=1, alpha=1):
+         saves={"mat1": "mat2", "mat2": "mat1"}, check=_check_addmm, function="addmm")
+def addmm_op(xp, c, a, b, beta=1, alpha=1, **sym):
     out = xp.matmul(a, b)
     if alpha != 1:
         out *= alpha
@@ -143,8 +147,8 @@ def _addmm(xp, c, a, b, beta=1, alpha=1):
     return out
 
 
-@_addmm.def_backward
-def _(ctx, grad):
+@addmm_op.def_backward
+def addmm_backward(ctx, grad):
     n, a = ctx.needs_input_grad, ctx.attrs
     alpha, beta = a.get("alpha", 1), a.get("beta", 1)
     return ((grad if beta == 1 else grad * beta) if n[0] else None,
@@ -152,6 +156,15 @@ def _(ctx, grad):
                               a.get("mat1_sym_strides"), alpha) if n[1] else None,
             _mm_mat2_backward(grad, ctx.mat1, a.get("mat2_sym_sizes"),
                               a.get("mat2_sym_strides"), alpha) if n[2] else None)
+
+
+def addmm(c, a, b, beta=1, alpha=1):
+    """``beta * c + alpha * (a @ b)``; with torch's saved sizes and strides under grad."""
+    if needs_grad((c, a, b)):  # with what torch saves (_saved_mat1_sym_sizes)
+        return apply(addmm_op, c, a, b, beta=beta, alpha=alpha, mat1_sym_sizes=a._data.shape,
+                     mat1_sym_strides=a.stride(), mat2_sym_sizes=b._data.shape,
+                     mat2_sym_strides=b.stride())
+    return apply(addmm_op, c, a, b, beta=beta, alpha=alpha)
 
 
 # Note [gradient layouts of mm]: torch's mm_mat1_backward / mm_mat2_backward (the formulas of
@@ -181,34 +194,8 @@ def _mm_mat2_backward(grad, mat1, sizes, strides, alpha=1):
 
 
 def _mm_transposed(x, y, x_t, y_t):
-    """``x.mm(y)``, ``x`` or ``y`` transposed first.  Backward without create_graph records no
-    history, so the operands' transposes stay arrays: the same product, without the view and
-    op records."""
-    if needs_grad((x, y)) or x._data.dtype != y._data.dtype:
-        return (x.t() if x_t else x).mm(y.t() if y_t else y)
-    check_same_device((x, y))
-    a, b = x._data, y._data
-    return wrap_result(x._backend.xp.matmul(a.T if x_t else a, b.T if y_t else b), x)
-
-
-def addmm(c, a, b, beta=1, alpha=1):
-    if a._data.shape[1] != b._data.shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
-                           f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
-    if c._data.dtype != b._data.dtype:
-        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                           f"{_BY_NP[c._data.dtype].scalar_name} and "
-                           f"{_BY_NP[b._data.dtype].scalar_name}")
-    _same_dtype(a, b)
-    check_same_device((c, a, b))
-    out = _addmm.forward(a._backend.xp, c._data, a._data, b._data, beta, alpha)
-    result = wrap_result(out, a)
-    if needs_grad((c, a, b)):
-        attrs = {"beta": beta, "alpha": alpha,  # with what torch saves (_saved_mat1_sym_sizes)
-                 "mat1_sym_sizes": a._data.shape, "mat1_sym_strides": a.stride(),
-                 "mat2_sym_sizes": b._data.shape, "mat2_sym_strides": b.stride()}
-        record(_addmm, (c, a, b), (result,), attrs)
-    return result
+    """``x.mm(y)``, ``x`` or ``y`` transposed first."""
+    return apply(mm_op, x.t() if x_t else x, y.t() if y_t else y)
 
 
 def matmul(a, b):
@@ -218,34 +205,31 @@ def matmul(a, b):
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{da}D and {db}D")
     if da == 1 and db == 1:
-        return dot(a, b)
+        return apply(dot_op, a, b)
     if da == 2 and db == 1:
-        return mv(a, b)
+        return apply(mv_op, a, b)
     if da == 1 and db == 2:
-        from .views import make_view, squeeze_inplace_dim
-        return make_view(mm(a.unsqueeze(0), b), squeeze_inplace_dim, {"dim": 0})
+        return apply_(squeeze_inplace_dim, mm(a.unsqueeze(0), b), dim=0)
     if da == 2 and db == 2:
         return mm(a, b)
     if da >= 3 and db in (1, 2):
-        from .views import make_view, unsafe_view
         lead = a.shape[:-1]
         folded = a.reshape(-1, a.shape[-1])
         if db == 1:
-            return make_view(folded.mv(b), unsafe_view, {"size": tuple(lead)})
-        out = folded.mm(b)
-        return make_view(out, unsafe_view, {"size": tuple(lead) + (b.shape[-1],)})
+            return apply(unsafe_view, apply(mv_op, folded, b), size=tuple(lead))
+        return apply(unsafe_view, mm(folded, b), size=tuple(lead) + (b.shape[-1],))
     return _batched_matmul(a, b)
 
 
 def _batched_matmul(a, b):
-    from .._strides import broadcast_shapes
-    from .views import make_view, unsafe_view
     a2 = a.unsqueeze(0) if a.dim() == 1 else a
     b2 = b.unsqueeze(-1) if b.dim() == 1 else b
     n, m1 = a2.shape[-2], a2.shape[-1]
     m2, p = b2.shape[-2], b2.shape[-1]
     batch = broadcast_shapes(tuple(a2.shape[:-2]), tuple(b2.shape[:-2]))
-    size = _prod(batch)
+    size = 1
+    for s in batch:
+        size *= s
     a3 = a2.expand(*batch, n, m1).reshape(size, n, m1)
     b3 = b2.expand(*batch, m2, p).reshape(size, m2, p)
     out_shape = list(batch)
@@ -253,11 +237,4 @@ def _batched_matmul(a, b):
         out_shape.append(n)
     if b.dim() > 1:
         out_shape.append(p)
-    return make_view(a3.bmm(b3), unsafe_view, {"size": tuple(out_shape)})
-
-
-def _prod(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
+    return apply(unsafe_view, apply(bmm_op, a3, b3), size=tuple(out_shape))

@@ -2,11 +2,12 @@
 pointwise ops the optimizers use (``addcmul_``, ``addcdiv_``, ``lerp_``).
 
 Each is declared once, as in ``_registry``: an array forward, a backward in doctensor ops,
-its grad_fn name and what it saves.  Float32 arithmetic follows torch's CPU kernels where
-the order is known (``addcmul`` and ``lerp`` are one fused multiply-add, ``addcdiv`` is
-``self + (value * t1) / t2``; softmax follows Note [softmax kernel] in ``_softmax_kernel``);
-other reductions (loss means) may differ from torch in the last bit, because NumPy sums in
-a different order.
+its grad_fn name and what it saves.  On the CPU, float32 arithmetic follows torch's kernels
+where the order is known (Note [kernels by device]): ``addcmul`` and ``lerp`` are one fused
+multiply-add, softmax is Note [softmax kernel], nll_loss's sum Note [nll_loss cascade sum];
+``addcdiv`` is ``self + (value * t1) / t2``.  Other reductions (loss means) may differ from
+torch in the last bit, because NumPy sums in a different order.  Results keep the layout
+NumPy gives them (``layout="forward"``), which follows the inputs as torch's do.
 """
 
 import math
@@ -14,36 +15,19 @@ import math
 import numpy as np
 
 from .._dtypes import int64
-from .._strides import broadcast_shapes
-from ._registry import declare, needs_grad, record, wrap_result
-from ._softmax_kernel import softmax_cpu, sum_left_to_right
-from .pointwise import QUIET, check_same_device, exp, inplace, where_tensor
+from .._exact.fma import fma32
+from .._exact.softmax import softmax_cpu
+from .._exact.summation import cascade_sum
+from .._strides import broadcast_shapes, wrap_dim
+from ._dispatch import apply, apply_
+from ._registry import declare
+from .creation import from_array
+from .pointwise import exp, where_tensor
 from .reduction import sum_dim
 
 __all__ = ["softmax", "gelu", "leaky_relu", "nll_loss", "mse_loss", "smooth_l1_loss",
-           "huber_loss",
-           "binary_cross_entropy", "binary_cross_entropy_with_logits", "embedding",
+           "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "embedding",
            "layer_norm", "group_norm", "batch_norm", "addcmul", "addcdiv", "lerp", "one_hot"]
-
-
-def _apply(op, inputs, attrs=None):
-    """Run ``op`` on the arrays of ``inputs`` (tensors or None) and record its node."""
-    first = next(t for t in inputs if t is not None)
-    tensors = [t for t in inputs if t is not None]
-    if len(tensors) > 1:
-        check_same_device(tensors)
-    xp = first._backend.xp
-    arrays = [None if t is None else t._data for t in inputs]
-    out = xp.asarray(QUIET.run(op.forward, xp, *arrays, **(attrs or {})))  # Note [floating-...]
-    result = wrap_result(out, first)
-    if op.backward is not None and needs_grad([t for t in inputs if t is not None]):
-        record(op, tuple(inputs), (result,), attrs)
-    return result
-
-
-def _constant(array, like):
-    """A tensor (no history) holding ``array``, on ``like``'s device."""
-    return wrap_result(like._backend.xp.asarray(array), like)
 
 
 def _f(x, dtype):
@@ -51,123 +35,188 @@ def _f(x, dtype):
     return np.asarray(x, dtype=dtype)[()]
 
 
+def _nn_op(name, grad_fn, inputs=("self",), **fields):
+    """``declare`` for these ops: the result keeps the layout NumPy gives it."""
+    return declare(name, grad_fn, inputs, layout="forward", **fields)
+
+
 # -- fused pointwise ops (the optimizers' arithmetic) ------------------------------------------
 
-
-def _fma(xp, a, b, c):
-    """``a * b + c`` rounded once for float32 (torch's AVX2 kernels use ``fmadd``)."""
-    if xp is np and np.result_type(a, b, c) == np.float32:
-        from .._random_math import fma32
+def _fma(a, b, c):
+    """``a * b + c`` rounded once for float32, as torch's AVX2 kernels' ``fmadd`` (a CPU
+    forward's arithmetic: Note [kernels by device])."""
+    if np.result_type(a, b, c) == np.float32:
         shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
         return fma32(np.atleast_1d(a), np.atleast_1d(b), np.atleast_1d(c)).reshape(shape)
     return a * b + c
 
 
-@declare("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
-         saves={"tensor1": (2,), "tensor2": (1,)})
-def addcmul_op(xp, a, t1, t2, value=1):
-    return _fma(xp, _f(value, a.dtype) * t1, t2, a)
+def _mul_add(a, b, c):
+    """``a * b + c`` as a device without torch's CPU kernels computes it."""
+    return a * b + c
+
+
+def _addcmul(mul_add):
+    return lambda xp, a, t1, t2, value=1: mul_add(_f(value, a.dtype) * t1, t2, a)
+
+
+addcmul_op = declare("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
+                     kind="pointwise", saves={"tensor1": "tensor2", "tensor2": "tensor1"},
+                     method="addcmul", inplace="addcmul_", function="addcmul")(
+    _addcmul(_mul_add))
+addcmul_op.on_cpu(_addcmul(_fma))
 
 
 @addcmul_op.def_backward
-def _(ctx, grad):
+def addcmul_backward(ctx, grad):
     n, v = ctx.needs_input_grad, ctx.attrs.get("value", 1)
     return (grad if n[0] else None, grad * ctx.tensor2 * v if n[1] else None,
             grad * ctx.tensor1 * v if n[2] else None)
 
 
-@declare("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
-         saves={"tensor1": (2,), "tensor2": (1, 2)})
+@declare("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"), kind="pointwise",
+         promote="float", saves={"tensor1": "tensor2", "tensor2": ("tensor1", "tensor2")},
+         method="addcdiv", inplace="addcdiv_", function="addcdiv")
 def addcdiv_op(xp, a, t1, t2, value=1):
     return a + (_f(value, a.dtype) * t1) / t2
 
 
 @addcdiv_op.def_backward
-def _(ctx, grad):
+def addcdiv_backward(ctx, grad):
     n, v = ctx.needs_input_grad, ctx.attrs.get("value", 1)
     t1, t2 = ctx.tensor1, ctx.tensor2
     return (grad if n[0] else None, grad * v / t2 if n[1] else None,
             -grad * v * t1 / (t2 * t2) if n[2] else None)
 
 
-@declare("lerp", "LerpBackward0", ("self", "end"))
-def lerp_op(xp, a, end, weight=0.5):
-    w = _f(weight, a.dtype)
-    if abs(weight) < 0.5:
-        return _fma(xp, w, end - a, a)
-    return _fma(xp, -(end - a), _f(1 - weight, a.dtype), end)
+def _lerp(mul_add):
+    def forward(xp, a, end, weight=0.5):
+        w = _f(weight, a.dtype)
+        if abs(weight) < 0.5:
+            return mul_add(w, end - a, a)
+        return mul_add(-(end - a), _f(1 - weight, a.dtype), end)
+    return forward
+
+
+lerp_op = declare("lerp", "LerpBackward0", ("self", "end"), kind="pointwise", method="lerp",
+                  inplace="lerp_", function="lerp")(_lerp(_mul_add))
+lerp_op.on_cpu(_lerp(_fma))
 
 
 @lerp_op.def_backward
-def _(ctx, grad):
+def lerp_backward(ctx, grad):
     w = ctx.attrs["weight"]
     n = ctx.needs_input_grad
     return (grad * (1 - w) if n[0] else None, grad * w if n[1] else None)
 
 
-# -- activations -----------------------------------------------------------------------------
+def addcmul(t, t1, t2, value=1, in_place=False):
+    return (apply_ if in_place else apply)(addcmul_op, t, t1, t2, value=value)
+
+
+def addcdiv(t, t1, t2, value=1, in_place=False):
+    return (apply_ if in_place else apply)(addcdiv_op, t, t1, t2, value=value)
+
+
+def lerp(t, end, weight, in_place=False):
+    return (apply_ if in_place else apply)(lerp_op, t, end, weight=weight)
+
+
+# -- softmax ---------------------------------------------------------------------------------
 
 _CPU_SOFTMAX = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-@declare("softmax", "SoftmaxBackward0", saves={"result": (0,)})
+def _check_softmax(name):
+    def check(self, dim):
+        if not self.dtype.is_floating_point:
+            raise RuntimeError(f'"{name}" not implemented for \'{self.dtype.scalar_name}\'')
+    return check
+
+
+@_nn_op("softmax", "SoftmaxBackward0", check=_check_softmax("softmax_lastdim_kernel_impl"),
+        saves={"result": "self"}, method="softmax", function="softmax")
 def softmax_op(xp, a, dim):
-    if xp is np and a.dtype in _CPU_SOFTMAX:
-        return softmax_cpu(a, dim, log=False)  # torch's bits: Note [softmax kernel]
     e = xp.exp(a - a.max(axis=dim, keepdims=True))
     return e * (a.dtype.type(1) / e.sum(axis=dim, keepdims=True))
 
 
+@softmax_op.on_cpu
+def softmax_cpu_op(xp, a, dim):
+    if a.dtype in _CPU_SOFTMAX:
+        return softmax_cpu(a, dim, log=False)  # torch's bits: Note [softmax kernel]
+    return softmax_op.forward(xp, a, dim)
+
+
 @softmax_op.def_backward
-def _(ctx, grad):
-    return (_apply(softmax_backward_data, (grad, ctx.result), {"dim": ctx.dim}),)
+def softmax_backward(ctx, grad):
+    return (apply(softmax_backward_data, grad, ctx.result, dim=ctx.dim),)
 
 
 def _sum_kept(xp, a, dim):
     return sum_dim.forward(xp, a, dims=(dim,), keepdim=True, dtype=a.dtype)
 
 
-@declare("_softmax_backward_data", "SoftmaxBackwardDataBackward0", ("grad_output", "output"),
-         saves={"grad_output": (1,), "output": (0, 1)})
+@_nn_op("_softmax_backward_data", "SoftmaxBackwardDataBackward0", ("grad_output", "output"),
+        saves={"grad_output": "output", "output": ("grad_output", "output")})
 def softmax_backward_data(xp, g, y, dim):
     return (g - _sum_kept(xp, g * y, dim)) * y
 
 
 @softmax_backward_data.def_backward
-def _(ctx, grad):
+def softmax_backward_data_backward(ctx, grad):
     n, y, dim = ctx.needs_input_grad, ctx.output, ctx.dim
     if not n[1]:
-        return (_apply(softmax_backward_data, (grad, y), {"dim": dim}), None)
+        return (apply(softmax_backward_data, grad, y, dim=dim), None)
     g = ctx.grad_output  # torch's softmax_double_backward for the output
     dy = g * grad - (y * g).sum(dim, keepdim=True) * grad - g * (y * grad).sum(dim, keepdim=True)
-    return (_apply(softmax_backward_data, (grad, y), {"dim": dim}) if n[0] else None, dy)
+    return (apply(softmax_backward_data, grad, y, dim=dim) if n[0] else None, dy)
 
 
-@declare("log_softmax", "LogSoftmaxBackward0", saves={"result": (0,)})
+@_nn_op("log_softmax", "LogSoftmaxBackward0",
+        check=_check_softmax("log_softmax_lastdim_kernel_impl"), saves={"result": "self"},
+        method="log_softmax", function="log_softmax")
 def log_softmax_op(xp, a, dim):
-    if xp is np and a.dtype in _CPU_SOFTMAX:
-        return softmax_cpu(a, dim, log=True)
     shifted = a - a.max(axis=dim, keepdims=True)
     return shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True))
 
 
+@log_softmax_op.on_cpu
+def log_softmax_cpu_op(xp, a, dim):
+    if a.dtype in _CPU_SOFTMAX:
+        return softmax_cpu(a, dim, log=True)
+    return log_softmax_op.forward(xp, a, dim)
+
+
 @log_softmax_op.def_backward
-def _(ctx, grad):
-    return (_apply(log_softmax_backward_data, (grad, ctx.result), {"dim": ctx.dim}),)
+def log_softmax_backward(ctx, grad):
+    return (apply(log_softmax_backward_data, grad, ctx.result, dim=ctx.dim),)
 
 
-@declare("_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
-         ("grad_output", "output"), saves={"grad_output": (1,), "output": (0, 1)})
+@_nn_op("_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
+        ("grad_output", "output"),
+        saves={"grad_output": "output", "output": ("grad_output", "output")})
 def log_softmax_backward_data(xp, g, y, dim):
     return g - exp.forward(xp, y) * _sum_kept(xp, g, dim)
 
 
 @log_softmax_backward_data.def_backward
-def _(ctx, grad):
+def log_softmax_backward_data_backward(ctx, grad):
     n, e, dim = ctx.needs_input_grad, ctx.output.exp(), ctx.dim
     return (grad - (grad * e).sum(dim, keepdim=True) if n[0] else None,
             -ctx.grad_output.sum(dim, keepdim=True) * e * grad if n[1] else None)
 
+
+def softmax(t, dim, log=False):
+    """softmax (or log_softmax when ``log``) along ``dim``; a 0-d tensor as one element."""
+    op = log_softmax_op if log else softmax_op
+    d = wrap_dim(dim, max(t.dim(), 1))
+    if t.dim() == 0:
+        return apply(op, t.view(1), dim=0).view(())
+    return apply(op, t, dim=d)
+
+
+# -- gelu and leaky_relu --------------------------------------------------------------------
 
 _erf = np.frompyfunc(math.erf, 1, 1)
 
@@ -185,26 +234,31 @@ def _gelu_parts(x, approximate):
     return cdf, x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
 
 
-@declare("gelu", "GeluBackward0", saves={"self": (0,)})
+def _check_gelu(self, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+
+
+@_nn_op("gelu", "GeluBackward0", check=_check_gelu, saves={"self": "self"})
 def gelu_op(xp, a, approximate="none"):
     cdf, _ = _gelu_parts(np.asarray(a), approximate)
     return xp.asarray((a.astype(np.float64) * cdf).astype(a.dtype))
 
 
 @gelu_op.def_backward
-def _(ctx, grad):
+def gelu_grad(ctx, grad):
     return (gelu_backward(grad, ctx.self, ctx.approximate),)
 
 
-@declare("gelu_backward", "GeluBackwardBackward0", ("grad_output", "self"),
-         saves={"grad_output": (1,), "self": (0, 1)})
+@_nn_op("gelu_backward", "GeluBackwardBackward0", ("grad_output", "self"),
+        saves={"grad_output": "self", "self": ("grad_output", "self")})
 def gelu_backward_op(xp, g, a, approximate="none"):
     cdf, xpdf = _gelu_parts(np.asarray(a), approximate)
     return g * xp.asarray((cdf + xpdf).astype(a.dtype))
 
 
 @gelu_backward_op.def_backward
-def _(ctx, grad):
+def gelu_backward_backward(ctx, grad):
     x, n = ctx.self, ctx.needs_input_grad
     return (gelu_backward(grad, x, ctx.approximate) if n[0] else None,
             grad * ctx.grad_output * _gelu_curvature(x, ctx.approximate) if n[1] else None)
@@ -222,28 +276,35 @@ def _gelu_curvature(x, approximate):
 
 def gelu_backward(grad, x, approximate="none"):
     """``grad`` times GELU's slope at ``x`` (torch's gelu_backward, GeluBackwardBackward0)."""
-    return _apply(gelu_backward_op, (grad, x), {"approximate": approximate})
+    return apply(gelu_backward_op, grad, x, approximate=approximate)
 
 
-@declare("leaky_relu", "LeakyReluBackward0", saves={"self": (0,)})
-def leaky_relu_op(xp, a, negative_slope=0.01):
+def gelu(t, approximate="none"):
+    return apply(gelu_op, t, approximate=approximate)
+
+
+def _leaky(xp, a, negative_slope=0.01):
     return xp.where(a > 0, a, a * _f(negative_slope, a.dtype))
 
 
+def _leaky_slope(x, negative_slope):
+    """1 where ``x`` > 0, else the slope, as a constant of ``x``'s dtype."""
+    data = x._data
+    return from_array(x._backend.xp.where(data > 0, 1, negative_slope).astype(data.dtype), x)
+
+
+leaky_relu_op = _nn_op("leaky_relu", "LeakyReluBackward0", saves={"self": "self"})(_leaky)
+leaky_relu_inplace_op = _nn_op("leaky_relu_", "LeakyReluBackward1",
+                               saves={"result": "self"})(_leaky)
+
+
 @leaky_relu_op.def_backward
-def _(ctx, grad):
-    x = ctx.self
-    slope = _constant(np.where(x._data > 0, 1, ctx.negative_slope).astype(x._data.dtype), x)
-    return (grad * slope,)
-
-
-@declare("leaky_relu_", "LeakyReluBackward1", saves={"result": (0,)})
-def leaky_relu_inplace_op(xp, a, negative_slope=0.01):
-    return leaky_relu_op.forward(xp, a, negative_slope)
+def leaky_relu_backward(ctx, grad):
+    return (grad * _leaky_slope(ctx.self, ctx.negative_slope),)
 
 
 @leaky_relu_inplace_op.def_backward
-def _(ctx, grad):
+def leaky_relu_inplace_backward(ctx, grad):
     if ctx.negative_slope < 0:  # the result's sign no longer tells the input's
         raise RuntimeError(
             "In-place leakyReLu backward calculation is triggered with a negative slope which "
@@ -251,14 +312,23 @@ def _(ctx, grad):
             "negative slope, please call out-of-place version instead. File an issue at "
             "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
             "backward calculation with negative slope")
-    y = ctx.result
-    slope = _constant(np.where(y._data > 0, 1, ctx.negative_slope).astype(y._data.dtype), y)
-    return (grad * slope,)
+    return (grad * _leaky_slope(ctx.result, ctx.negative_slope),)
+
+
+def leaky_relu(t, negative_slope=0.01, in_place=False):
+    if in_place:
+        return apply_(leaky_relu_inplace_op, t, negative_slope=negative_slope)
+    return apply(leaky_relu_op, t, negative_slope=negative_slope)
 
 
 # -- losses ------------------------------------------------------------------------------------
 
 _REDUCTIONS = ("none", "mean", "sum")
+
+
+def _check_reduction(reduction):
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
 def _reduce(xp, loss, reduction):
@@ -274,30 +344,45 @@ def _grad_scale(grad, reduction, n):
     return grad / n if reduction == "mean" else grad
 
 
-@declare("mse_loss", "MseLossBackward0", ("self", "target"),
-         saves={"self": (0, 1), "target": (0, 1)})
+def _broadcast_pair(x, t):
+    """An elementwise loss's input and target expanded to their common shape."""
+    if x.shape != t.shape:
+        shape = broadcast_shapes(tuple(x.shape), tuple(t.shape))
+        x, t = x.expand(shape), t.expand(shape)
+    return x, t
+
+
+@_nn_op("mse_loss", "MseLossBackward0", ("self", "target"),
+        saves={"self": ("self", "target"), "target": ("self", "target")})
 def mse_loss_op(xp, a, t, reduction="mean"):
     d = a - t
     return _reduce(xp, d * d, reduction)
 
 
 @mse_loss_op.def_backward
-def _(ctx, grad):
+def mse_loss_backward(ctx, grad):
     d = ctx.self - ctx.target
     g = _grad_scale(grad, ctx.reduction, d.numel()) * 2 * d
     n = ctx.needs_input_grad
     return (g if n[0] else None, -g if n[1] else None)
 
 
+def mse_loss(x, t, reduction="mean"):
+    _check_reduction(reduction)
+    x, t = _broadcast_pair(x, t)
+    return apply(mse_loss_op, x, t, reduction=reduction)
+
+
 def _huber_family(name, grad_fn, parameter, scaled):
     """smooth_l1_loss (``scaled``: the quadratic part divided by beta) and huber_loss (times
     delta on the linear part): one op each, with torch's node and saved fields."""
-    op = declare(name, grad_fn, ("self", "target"), saves={"self": (0, 1), "target": (0, 1)})(
+    op = _nn_op(name, grad_fn, ("self", "target"),
+                saves={"self": ("self", "target"), "target": ("self", "target")})(
         lambda xp, a, t, reduction="mean", **kw: _reduce(xp, _huber(xp, a - t, kw[parameter],
                                                                     scaled), reduction))
 
     @op.def_backward
-    def _(ctx, grad):
+    def huber_backward(ctx, grad):
         d, k = ctx.self - ctx.target, getattr(ctx, parameter)
         slope = where_tensor(d.abs() < k, d / k if scaled else d, d.sign() * (1 if scaled else k))
         g = _grad_scale(grad, ctx.reduction, d.numel()) * slope
@@ -325,7 +410,7 @@ def smooth_l1_loss(x, t, reduction="mean", beta=1.0):
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     x, t = _broadcast_pair(x, t)
-    return _apply(smooth_l1_loss_op, (x, t), {"reduction": reduction, "beta": beta})
+    return apply(smooth_l1_loss_op, x, t, reduction=reduction, beta=beta)
 
 
 def huber_loss(x, t, reduction="mean", delta=1.0):
@@ -333,14 +418,14 @@ def huber_loss(x, t, reduction="mean", delta=1.0):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     x, t = _broadcast_pair(x, t)
-    return _apply(huber_loss_op, (x, t), {"reduction": reduction, "delta": delta})
+    return apply(huber_loss_op, x, t, reduction=reduction, delta=delta)
 
 
 _EPSILON = 1e-12
 
 
-@declare("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target", "weight"),
-         saves={"self": (0,), "target": (0,), "weight": (0,)})
+@_nn_op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target", "weight"),
+        saves={"self": "self", "target": "self", "weight": "self"})
 def binary_cross_entropy_op(xp, x, t, w, reduction="mean"):
     one = x.dtype.type(1)
     loss = (t - one) * xp.maximum(xp.log(one - x), -100) - t * xp.maximum(xp.log(x), -100)
@@ -350,15 +435,25 @@ def binary_cross_entropy_op(xp, x, t, w, reduction="mean"):
 
 
 @binary_cross_entropy_op.def_backward
-def _(ctx, grad):
+def binary_cross_entropy_backward(ctx, grad):
     x, t, w = ctx.self, ctx.target, ctx.weight
     g = _grad_scale(grad, ctx.reduction, x.numel()) * (x - t) / ((1 - x) * x).clamp(min=_EPSILON)
     return (g if w is None else g * w, None, None)
 
 
-@declare("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
-         ("self", "target", "weight", "pos_weight"),
-         saves={"self": (0, 1), "target": (0, 1), "weight": (0, 1), "pos_weight": (0, 1)})
+def binary_cross_entropy(x, t, weight=None, reduction="mean"):
+    _check_reduction(reduction)
+    if bool(((x._data < 0) | (x._data > 1)).any()):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    if weight is not None and weight.shape != x.shape:
+        weight = weight.expand(x.shape)
+    return apply(binary_cross_entropy_op, x, t, weight, reduction=reduction)
+
+
+@_nn_op("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
+        ("self", "target", "weight", "pos_weight"),
+        saves={name: ("self", "target") for name in ("self", "target", "weight", "pos_weight")},
+        function="binary_cross_entropy_with_logits")
 def binary_cross_entropy_with_logits_op(xp, x, t, w, pw, reduction="mean"):
     one = x.dtype.type(1)
     if pw is not None:
@@ -372,7 +467,7 @@ def binary_cross_entropy_with_logits_op(xp, x, t, w, pw, reduction="mean"):
 
 
 @binary_cross_entropy_with_logits_op.def_backward
-def _(ctx, grad):
+def binary_cross_entropy_with_logits_backward(ctx, grad):
     x, t, w, pw = ctx.self, ctx.target, ctx.weight, ctx.pos_weight
     s = x.sigmoid()
     if pw is None:
@@ -391,65 +486,56 @@ def _(ctx, grad):
     return (g if n[0] else None, gt, None, None)
 
 
-@declare("nll_loss", "NllLossBackward0", ("self", "target", "weight"),
-         saves={"target": (0,), "weight": (0,)})
-def nll_loss_op(xp, x, t, w, reduction="mean", ignore_index=-100):
+def binary_cross_entropy_with_logits(x, t, weight=None, pos_weight=None, reduction="mean"):
+    _check_reduction(reduction)
+    if weight is not None and weight.shape != x.shape:
+        weight = weight.expand(x.shape)
+    if pos_weight is not None and pos_weight.shape != x.shape:
+        pos_weight = pos_weight.expand(x.shape)
+    return apply(binary_cross_entropy_with_logits_op, x, t, weight, pos_weight,
+                 reduction=reduction)
+
+
+def _nll_picked(xp, x, t, w, ignore_index):
+    """The picked losses of nll_loss, their weights, and which rows count."""
     x2 = x.reshape(1, -1) if x.ndim == 1 else x
     t1 = t.reshape(-1)
     keep = t1 != ignore_index
     safe = xp.where(keep, t1, 0)
     coef = xp.where(keep, 1, 0).astype(x.dtype) if w is None else \
         xp.where(keep, w[safe], 0).astype(x.dtype)
-    picked = x2[xp.arange(x2.shape[0]), safe]
-    loss = -(picked * coef)
-    if reduction == "none":
-        return loss.reshape(t.shape)
-    if xp is np:  # torch's order: Note [nll_loss cascade sum]
-        rows = np.flatnonzero(keep)
-        total = _cascade_sum(loss[rows], rows)
-        count = _cascade_sum(coef[rows], rows) if w is not None else x.dtype.type(len(rows))
-    else:
-        total, count = loss.sum(dtype=x.dtype), coef.sum(dtype=x.dtype)
-    return total if reduction == "sum" else total / count
+    return -(x2[xp.arange(x2.shape[0]), safe] * coef), coef, keep
 
 
-# Note [nll_loss cascade sum]
-# torch's CPU nll_loss (LossNLL.cpp, nll_loss_out_frame) sums the picked losses of a batch
-# into 8 partial sums: row b goes into level 0, and after row b, while the next 4 bits of b
-# are zero (b % 16 == 0, then b % 256 == 0, ...), level j is added into level j+1 and
-# cleared.  Ignored rows are skipped, flush included.  The result is
-# 0 + level0 + level1 + ... + level7, left to right.  Each level, from level 0 up, receives a
-# sequence of (b, value) and hands the next level the sums of its runs.
-
-def _cascade_sum(values, rows):
-    """Sum of ``values`` (the batch rows ``rows``) as Note [nll_loss cascade sum] does it."""
-    levels = []
-    for j in range(7):
-        if len(values) <= 1:  # a lone value sums to itself wherever it sits among zeros
-            break
-        flush = rows % (16 ** (j + 1)) == 0
-        run = np.cumsum(flush) - flush  # the run each value belongs to
-        closed = int(flush.sum())
-        width = int(np.bincount(run).max()) if len(run) else 0
-        table = np.zeros((closed + 1, width), values.dtype)
-        table[run, np.arange(len(run)) - np.searchsorted(run, run)] = values
-        sums = _sum_columns(table)
-        levels.append(sums[closed])  # the open run stays at this level
-        values, rows = sums[:closed], rows[flush]
-    levels.append(_sum_columns(values[None])[0])
-    return _sum_columns(np.array([levels], values.dtype))[0]
+def _nll(total):
+    """nll_loss's forward, with ``total(loss, coef, keep, weighted)`` summing a batch."""
+    def forward(xp, x, t, w, reduction="mean", ignore_index=-100):
+        loss, coef, keep = _nll_picked(xp, x, t, w, ignore_index)
+        if reduction == "none":
+            return loss.reshape(t.shape)
+        s, count = total(loss, coef, keep, w is not None)
+        return s if reduction == "sum" else s / count
+    return forward
 
 
-def _sum_columns(table):
-    """Row sums of a 2-d array, each ``0 + t[0] + t[1] + ...`` left to right, then ``+ 0``
-    (the leading 0 only matters to a row of zeros: it makes -0. +0.)."""
-    if not table.shape[1]:
-        return np.zeros(len(table), table.dtype)
-    return sum_left_to_right(table, 1) + table.dtype.type(0)
+def _plain_sums(loss, coef, keep, weighted):
+    return loss.sum(dtype=loss.dtype), coef.sum(dtype=loss.dtype)
+
+
+def _cascade_sums(loss, coef, keep, weighted):
+    """torch's CPU order: Note [nll_loss cascade sum]."""
+    rows = np.flatnonzero(keep)
+    count = cascade_sum(coef[rows], rows) if weighted else loss.dtype.type(len(rows))
+    return cascade_sum(loss[rows], rows), count
+
+
+nll_loss_op = _nn_op("nll_loss", "NllLossBackward0", ("self", "target", "weight"),
+                     saves={"target": "self", "weight": "self"})(_nll(_plain_sums))
+nll_loss_op.on_cpu(_nll(_cascade_sums))
 
 
 @nll_loss_op.def_backward
-def _(ctx, grad):
+def nll_loss_backward(ctx, grad):
     t, w = ctx.target, ctx.weight
     shape = ctx.input_meta[0][0]
     xp = grad._backend.xp
@@ -463,22 +549,40 @@ def _(ctx, grad):
     rows = 1 if len(shape) == 1 else shape[0]
     onehot = xp.zeros((rows, shape[-1]), dtype=grad._data.dtype)
     onehot[xp.arange(rows), safe] = -coef
-    onehot = _constant(onehot.reshape(shape), grad)
     if ctx.reduction == "none" and len(shape) == 2:
         grad = grad.unsqueeze(1)
-    return (grad * onehot, None, None)
+    return (grad * from_array(onehot.reshape(shape), grad), None, None)
+
+
+def nll_loss(x, t, weight=None, reduction="mean", ignore_index=-100):
+    _check_reduction(reduction)
+    if t.dtype.scalar_name not in ("Long", "Byte"):
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           + t.dtype.scalar_name)
+    if x.dim() not in (1, 2):
+        raise NotImplementedError("doctensor's nll_loss takes (C,) or (N, C) inputs")
+    if x.dim() == 2 and x.shape[0] != t.shape[0]:
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
+                         f"({t.shape[0]}).")
+    tv = t._data.reshape(-1)
+    bad = (tv != ignore_index) & ((tv < 0) | (tv >= x.shape[-1]))
+    if bool(bad.any()):
+        raise IndexError(f"Target {int(tv[bad.argmax()])} is out of bounds.")
+    t = t.long() if t.dtype is not int64 else t
+    return apply(nll_loss_op, x, t, weight, reduction=reduction, ignore_index=ignore_index)
 
 
 # -- embedding and normalisation ------------------------------------------------------------
 
 
-@declare("embedding", "EmbeddingBackward0", ("weight", "indices"), saves={"indices": (0,)})
+@_nn_op("embedding", "EmbeddingBackward0", ("weight", "indices"), saves={"indices": "weight"},
+        function="embedding")
 def embedding_op(xp, w, idx, padding_idx=None):
     return w[idx]
 
 
 @embedding_op.def_backward
-def _(ctx, grad):
+def embedding_backward(ctx, grad):
     idx = ctx.indices._data.reshape(-1)
     shape = ctx.input_meta[0][0]
     xp = grad._backend.xp
@@ -486,8 +590,20 @@ def _(ctx, grad):
     if ctx.padding_idx is not None:
         g = g * (idx != ctx.padding_idx)[:, None]
     out = xp.zeros(shape, dtype=grad._data.dtype)
-    np.add.at(out, idx, g) if xp is np else xp.add.at(out, idx, g)
-    return (_constant(out, grad), None)
+    xp.add.at(out, idx, g)
+    return (from_array(out, grad), None)
+
+
+def embedding(indices, weight, padding_idx=None):
+    if indices.dtype.is_floating_point:
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
+                           "following scalar types: Long, Int; but got torch."
+                           f"{indices.dtype.scalar_name}Tensor instead (while checking arguments "
+                           "for embedding)")
+    iv = indices._data
+    if iv.size and (int(iv.max()) >= weight.shape[0] or int(iv.min()) < 0):
+        raise IndexError("index out of range in self")
+    return apply(embedding_op, weight, indices, padding_idx=padding_idx)
 
 
 def _norm_stats(xp, x, axes, eps):
@@ -496,8 +612,8 @@ def _norm_stats(xp, x, axes, eps):
     return mean, x.dtype.type(1) / xp.sqrt(var + x.dtype.type(eps)), var
 
 
-@declare("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"),
-         saves={"input": (0, 1), "weight": (0,)})
+@_nn_op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"),
+        saves={"input": ("input", "weight"), "weight": "input"}, function="layer_norm")
 def native_layer_norm_op(xp, x, w, b, ndims=1, eps=1e-5):
     axes = tuple(range(x.ndim - ndims, x.ndim))
     mean, rstd, _ = _norm_stats(xp, x, axes, eps)
@@ -512,11 +628,11 @@ def native_layer_norm_op(xp, x, w, b, ndims=1, eps=1e-5):
 def _normalized(x, axes, eps):
     """(x - mean) * rstd over ``axes``, and rstd, as tensors without history."""
     mean, rstd, _ = _norm_stats(x._backend.xp, x._data, axes, eps)
-    return _constant((x._data - mean) * rstd, x), _constant(rstd, x)
+    return from_array((x._data - mean) * rstd, x), from_array(rstd, x)
 
 
 @native_layer_norm_op.def_backward
-def _(ctx, grad):
+def native_layer_norm_backward(ctx, grad):
     x, w = ctx.input, ctx.weight
     axes = tuple(range(x.dim() - ctx.ndims, x.dim()))
     batch = tuple(range(x.dim() - ctx.ndims))
@@ -538,8 +654,8 @@ def _channel_shape(x):
     return (1, x.shape[1]) + (1,) * (len(x.shape) - 2)
 
 
-@declare("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"),
-         saves={"input": (0, 1), "weight": (0,)})
+@_nn_op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"),
+        saves={"input": ("input", "weight"), "weight": "input"}, function="group_norm")
 def native_group_norm_op(xp, x, w, b, groups=1, eps=1e-5):
     g = x.reshape(x.shape[0], groups, -1)
     mean, rstd, _ = _norm_stats(xp, g, (2,), eps)
@@ -552,7 +668,7 @@ def native_group_norm_op(xp, x, w, b, groups=1, eps=1e-5):
 
 
 @native_group_norm_op.def_backward
-def _(ctx, grad):
+def native_group_norm_backward(ctx, grad):
     x, w, groups = ctx.input, ctx.weight, ctx.groups
     xhat, rstd = _normalized(x.reshape(x.shape[0], groups, -1), (2,), ctx.eps)
     others = (0,) + tuple(range(2, x.dim()))
@@ -581,11 +697,12 @@ def group_norm(x, num_groups, weight=None, bias=None, eps=1e-5):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
                                f"channels in input, but got {name} of shape {list(t.shape)} "
                                f"and input of shape {list(x.shape)}")
-    return _apply(native_group_norm_op, (x, weight, bias), {"groups": num_groups, "eps": eps})
+    return apply(native_group_norm_op, x, weight, bias, groups=num_groups, eps=eps)
 
 
-@declare("native_batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"),
-         saves={"input": (0, 1), "weight": (0,)})
+@_nn_op("native_batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"),
+        saves={"input": ("input", "weight"), "weight": "input"}, unsaved=("mean", "rstd"),
+        function="batch_norm")
 def native_batch_norm_op(xp, x, w, b, mean=None, rstd=None, training=True):
     shape = [1] * x.ndim
     shape[1] = x.shape[1]
@@ -598,13 +715,13 @@ def native_batch_norm_op(xp, x, w, b, mean=None, rstd=None, training=True):
 
 
 @native_batch_norm_op.def_backward
-def _(ctx, grad):
+def native_batch_norm_backward(ctx, grad):
     x, w = ctx.input, ctx.weight
     axes = tuple(d for d in range(x.dim()) if d != 1)
     shape = [1] * x.dim()
     shape[1] = x.shape[1]
-    rstd = _constant(ctx.rstd.reshape(shape), x)
-    xhat = _constant((x._data - ctx.mean.reshape(shape)) * ctx.rstd.reshape(shape), x)
+    rstd = from_array(ctx.rstd.reshape(shape), x)
+    xhat = from_array((x._data - ctx.mean.reshape(shape)) * ctx.rstd.reshape(shape), x)
     n = ctx.needs_input_grad
     gx = gw = gb = None
     if n[0]:
@@ -619,141 +736,22 @@ def _(ctx, grad):
     return gx, gw, gb
 
 
-# -- the wrappers -------------------------------------------------------------------------------
-
-
-def _check_reduction(reduction):
-    if reduction not in _REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
-def addcmul(t, t1, t2, value=1, inplace=True):
-    from .pointwise import inplace as run_inplace
-    from .pointwise import run
-    attrs = {"value": value}
-    if inplace:
-        return run_inplace(addcmul_op, t, (t1, t2), attrs)
-    return run(addcmul_op, (t, t1, t2), attrs)
-
-
-def addcdiv(t, t1, t2, value=1, inplace=True):
-    from .pointwise import inplace as run_inplace
-    from .pointwise import run
-    attrs = {"value": value}
-    if inplace:
-        return run_inplace(addcdiv_op, t, (t1, t2), attrs, floating=True)
-    return run(addcdiv_op, (t, t1, t2), attrs, floating=True)
-
-
-def lerp(t, end, weight, inplace=True):
-    from .pointwise import inplace as run_inplace
-    from .pointwise import run
-    attrs = {"weight": weight}
-    if inplace:
-        return run_inplace(lerp_op, t, (end,), attrs)
-    return run(lerp_op, (t, end), attrs)
-
-
-def softmax(t, dim, log=False):
-    """softmax (or log_softmax when ``log``) along ``dim``."""
-    from .. import _strides as S
-    d = S.wrap_dim(dim, max(t.dim(), 1))
-    if not t.dtype.is_floating_point:
-        kernel = "log_softmax_lastdim_kernel_impl" if log else "softmax_lastdim_kernel_impl"
-        raise RuntimeError(f'"{kernel}" not implemented for \'{t.dtype.scalar_name}\'')
-    if t.dim() == 0:
-        return _apply(log_softmax_op if log else softmax_op, (t.view(1),), {"dim": 0}).view(())
-    return _apply(log_softmax_op if log else softmax_op, (t,), {"dim": d})
-
-
-def gelu(t, approximate="none"):
-    if approximate not in ("none", "tanh"):
-        raise RuntimeError("approximate argument must be either none or tanh.")
-    return _apply(gelu_op, (t,), {"approximate": approximate})
-
-
-def leaky_relu(t, negative_slope=0.01, in_place=False):
-    if in_place:
-        return inplace(leaky_relu_inplace_op, t, (), {"negative_slope": negative_slope})
-    return _apply(leaky_relu_op, (t,), {"negative_slope": negative_slope})
-
-
-def _broadcast_pair(x, t):
-    """An elementwise loss's input and target expanded to their common shape."""
-    if x.shape != t.shape:
-        shape = broadcast_shapes(tuple(x.shape), tuple(t.shape))
-        x, t = x.expand(shape), t.expand(shape)
-    return x, t
-
-
-def mse_loss(x, t, reduction="mean"):
-    _check_reduction(reduction)
-    x, t = _broadcast_pair(x, t)
-    return _apply(mse_loss_op, (x, t), {"reduction": reduction})
-
-
-def binary_cross_entropy(x, t, weight=None, reduction="mean"):
-    _check_reduction(reduction)
-    if bool(((x._data < 0) | (x._data > 1)).any()):
-        raise RuntimeError("all elements of input should be between 0 and 1")
-    if weight is not None and weight.shape != x.shape:
-        weight = weight.expand(x.shape)
-    return _apply(binary_cross_entropy_op, (x, t, weight), {"reduction": reduction})
-
-
-def binary_cross_entropy_with_logits(x, t, weight=None, pos_weight=None, reduction="mean"):
-    _check_reduction(reduction)
-    if weight is not None and weight.shape != x.shape:
-        weight = weight.expand(x.shape)
-    if pos_weight is not None and pos_weight.shape != x.shape:
-        pos_weight = pos_weight.expand(x.shape)
-    return _apply(binary_cross_entropy_with_logits_op, (x, t, weight, pos_weight),
-                  {"reduction": reduction})
-
-
-def nll_loss(x, t, weight=None, reduction="mean", ignore_index=-100):
-    _check_reduction(reduction)
-    if t.dtype.scalar_name not in ("Long", "Byte"):
-        raise RuntimeError("expected target dtype to be Long or Byte, but got "
-                           + t.dtype.scalar_name)
-    if x.dim() not in (1, 2):
-        raise NotImplementedError("doctensor's nll_loss takes (C,) or (N, C) inputs")
-    if x.dim() == 2 and x.shape[0] != t.shape[0]:
-        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
-                         f"({t.shape[0]}).")
-    tv = t._data.reshape(-1)
-    bad = (tv != ignore_index) & ((tv < 0) | (tv >= x.shape[-1]))
-    if bool(bad.any()):
-        raise IndexError(f"Target {int(tv[bad.argmax()])} is out of bounds.")
-    t = t.long() if t.dtype is not int64 else t
-    return _apply(nll_loss_op, (x, t, weight), {"reduction": reduction,
-                                              "ignore_index": ignore_index})
-
-
-def embedding(indices, weight, padding_idx=None):
-    if indices.dtype.is_floating_point:
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
-                           "following scalar types: Long, Int; but got torch."
-                           f"{indices.dtype.scalar_name}Tensor instead (while checking arguments "
-                           "for embedding)")
-    iv = indices._data
-    if iv.size and (int(iv.max()) >= weight.shape[0] or int(iv.min()) < 0):
-        raise IndexError("index out of range in self")
-    return _apply(embedding_op, (weight, indices), {"padding_idx": padding_idx})
-
-
 def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
     shape = tuple(normalized_shape)
     if tuple(x.shape[x.dim() - len(shape):]) != shape:
         raise RuntimeError(
             f"Given normalized_shape={list(shape)}, expected input with shape [*, "
             f"{', '.join(map(str, shape))}], but got input of size{list(x.shape)}")
-    return _apply(native_layer_norm_op, (x, weight, bias), {"ndims": len(shape), "eps": eps})
+    return apply(native_layer_norm_op, x, weight, bias, ndims=len(shape), eps=eps)
+
+
+_update_running = declare("_batch_norm_running_stats", None)(None)  # written by batch_norm
 
 
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
-                momentum=0.1, eps=1e-5):
-    """Normalise over every dim but 1; in training, update the running stats in place."""
+               momentum=0.1, eps=1e-5):
+    """Normalise over every dim but 1; in training, update the running stats in place (one
+    version bump each, as torch's kernel)."""
     xp = x._backend.xp
     axes = tuple(d for d in range(x.dim()) if d != 1)
     channels = x.shape[1] if x.dim() > 1 else 1
@@ -770,31 +768,34 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         mean, rstd, var = mean.reshape(-1), rstd.reshape(-1), var.reshape(-1)
         if running_mean is not None:
             m = _f(momentum, x._data.dtype)
-            running_mean._data[...] = (1 - m) * running_mean._data + m * mean
-            running_mean._bump_version()
-            running_var._data[...] = (1 - m) * running_var._data + m * var * \
-                x._data.dtype.type(n / (n - 1))
-            running_var._bump_version()
+            unbiased = var * x._data.dtype.type(n / (n - 1))
+            for stat, batch in ((running_mean, mean), (running_var, unbiased)):
+                apply_(_update_running, stat, write=lambda s=stat, b=batch: s._data.__setitem__(
+                    Ellipsis, (1 - m) * s._data + m * b))
     else:
         mean = running_mean._data
         rstd = x._data.dtype.type(1) / xp.sqrt(running_var._data + x._data.dtype.type(eps))
-    return _apply(native_batch_norm_op, (x, weight, bias),
-                  {"mean": mean, "rstd": rstd, "training": training})
+    return apply(native_batch_norm_op, x, weight, bias, mean=mean, rstd=rstd, training=training)
+
+
+def _check_one_hot(t, num_classes=-1):
+    if t.dtype is not int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    v = t._data
+    if num_classes == -1 and v.size == 0:
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    if v.size and int(v.min()) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if v.size and num_classes != -1 and int(v.max()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+
+
+@declare("one_hot", None, check=_check_one_hot)
+def _one_hot(xp, v, num_classes=-1):
+    if num_classes == -1:
+        num_classes = int(v.max()) + 1
+    return (v[..., None] == xp.arange(num_classes)).astype(np.int64)
 
 
 def one_hot(t, num_classes=-1):
-    if t.dtype is not int64:
-        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    xp = t._backend.xp
-    v = t._data
-    if num_classes == -1:
-        if v.size == 0:
-            raise RuntimeError("Can not infer total number of classes from empty tensor.")
-        num_classes = int(v.max()) + 1
-    if v.size and int(v.min()) < 0:
-        raise RuntimeError("Class values must be non-negative.")
-    if v.size and int(v.max()) >= num_classes:
-        raise RuntimeError("Class values must be smaller than num_classes.")
-    out = (v[..., None] == xp.arange(num_classes)).astype(np.int64)
-    return wrap_result(out, t)
-
+    return apply(_one_hot, t, num_classes=num_classes)

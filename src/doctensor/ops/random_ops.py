@@ -8,11 +8,11 @@ import numpy as np
 
 from .. import random as _random
 from .._dtypes import _BY_NP, get_default_dtype, int64
-from ..autograd.grad_mode import GradMode
-from . import _registry as R
-from ._registry import declare, needs_grad
+from .._tensor_base import TensorBase
+from ._dispatch import apply_, check_no_internal_overlap
+from ._registry import declare
 from .creation import check_requires_grad, full, full_like, new_tensor
-from .pointwise import check_inplace, check_no_internal_overlap, rebase_history
+from .pointwise import zero_gradient
 
 __all__ = ["Generator", "manual_seed", "uniform_", "normal_", "rand", "randn", "randint",
            "randperm", "bernoulli", "multinomial", "dropout_mask"]
@@ -25,7 +25,7 @@ class Generator(_random.Generator):
         return new_tensor(super().get_state())
 
     def set_state(self, new_state):
-        state = new_state.numpy() if isinstance(new_state, R.Tensor) else new_state
+        state = new_state.numpy() if isinstance(new_state, TensorBase) else new_state
         return super().set_state(state)
 
 
@@ -77,70 +77,63 @@ def write_in_memory_order(t, flat):
 
 
 def _fill_random(t, op, draw):
-    grad = needs_grad((t,))
-    if grad:
-        check_inplace(t)
-    check_no_internal_overlap(t)
-    write_in_memory_order(t, draw())
-    t._bump_version()
-    if grad:
-        rebase_history(t, op, (t,), {})
-    return t
+    """Fill ``t`` in place with ``draw()`` (host values, drawn after torch's checks)."""
+    def write():
+        check_no_internal_overlap(t)
+        write_in_memory_order(t, draw())
+    return apply_(op, t, write=write)
 
 
-@declare("uniform_", "UniformBackward0")
-def _uniform(xp, a):
-    return a
-
-
-@declare("normal_", "NormalBackward0")
-def _normal(xp, a):
-    return a
-
-
-@declare("random_", "RandomBackward0")
-def _random_op(xp, a):
-    return a
-
-
-@declare("bernoulli_", "BernoulliBackward1")
-def _bernoulli(xp, a):
-    return a
-
-
+# the random fills: each writes its own way (``_fill_random``); the result does not depend
+# on the old values, so the gradient is zero
+_uniform = declare("uniform_", "UniformBackward0", inplace="uniform_")(None)
+_normal = declare("normal_", "NormalBackward0", inplace="normal_")(None)
+_random_op = declare("random_", "RandomBackward0", inplace="random_")(None)
+_bernoulli = declare("bernoulli_", "BernoulliBackward1", inplace="bernoulli_")(None)
 for _op in (_uniform, _normal, _random_op, _bernoulli):
-    _op.def_backward(R.zero_gradient)
+    _op.def_backward(zero_gradient)
 
 
-def uniform_(t, a=0.0, b=1.0, generator=None):
+def _uniform_draw(t, a, b, generator):
     if a > b:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a} "
                            f"> to={b}")
     g = _generator(t, generator)
-    return _fill_random(t, _uniform, lambda: g.uniform(t.numel(), t.dtype, a, b))
+    return lambda: g.uniform(t.numel(), t.dtype, a, b)
 
 
-def normal_(t, mean=0.0, std=1.0, generator=None):
+def _normal_draw(t, mean, std, generator):
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     g = _generator(t, generator)
     contiguous = t.is_contiguous()
-    return _fill_random(t, _normal,
-                        lambda: g.normal(t.numel(), t.dtype, mean, std, contiguous))
+    return lambda: g.normal(t.numel(), t.dtype, mean, std, contiguous)
+
+
+def _random_draw(t, from_, to, generator):
+    g = _generator(t, generator)
+    if from_ is None and to is None:
+        return lambda: g.random_(t.numel(), t.dtype)
+    if to is None:
+        from_, to = 0, from_
+    return lambda: g.randint(t.numel(), from_, to, t.dtype)
+
+
+def uniform_(t, a=0.0, b=1.0, generator=None):
+    return _fill_random(t, _uniform, _uniform_draw(t, a, b, generator))
+
+
+def normal_(t, mean=0.0, std=1.0, generator=None):
+    return _fill_random(t, _normal, _normal_draw(t, mean, std, generator))
 
 
 def random_(t, from_=None, to=None, generator=None):
-    g = _generator(t, generator)
-    if from_ is None and to is None:
-        return _fill_random(t, _random_op, lambda: g.random_(t.numel(), t.dtype))
-    if to is None:
-        from_, to = 0, from_
-    return _fill_random(t, _random_op, lambda: g.randint(t.numel(), from_, to, t.dtype))
+    return _fill_random(t, _random_op, _random_draw(t, from_, to, generator))
 
 
 def bernoulli_(t, p=0.5, generator=None):
     g = _generator(t, generator)
-    if isinstance(p, R.Tensor):
+    if isinstance(p, TensorBase):
         probs = np.broadcast_to(p._backend.to_host(p._data), t._data.shape).reshape(-1)
         return _fill_random(t, _bernoulli, lambda: g.bernoulli_tensor(probs, t.dtype))
     return _fill_random(t, _bernoulli, lambda: g.bernoulli_scalar(t.numel(), p, t.dtype))
@@ -184,22 +177,17 @@ def multinomial(probs, num_samples, replacement=False, generator=None):
     return out
 
 
-def _factory(size, dtype, device, requires_grad, fill):
-    """A fresh tensor filled by ``fill``; ``size`` may be a tensor to lay the result out like
-    (the ``*_like`` factories: Note [preserve_format], values written in memory order)."""
+def _factory(size, dtype, device, requires_grad, draw):
+    """A fresh tensor of random values from ``draw(t)``, written before anyone sees it (no
+    in-place op, so it starts at version 0); ``size`` may be a tensor to lay the result out
+    like (the ``*_like`` factories: Note [preserve_format], values written in memory order)."""
     dtype = dtype or get_default_dtype()
     check_requires_grad(dtype, requires_grad)
-    if isinstance(size, R.Tensor):
+    if isinstance(size, TensorBase):
         t = full_like(size, 0, dtype, device)
     else:
         t = full(size, 0, dtype, device)
-    prev = GradMode.enabled
-    GradMode.enabled = False
-    try:
-        fill(t)
-    finally:
-        GradMode.enabled = prev
-    t._vc = None  # a fresh tensor starts at version 0
+    write_in_memory_order(t, draw(t)())
     t._requires_grad = requires_grad
     return t
 
@@ -207,13 +195,13 @@ def _factory(size, dtype, device, requires_grad, fill):
 def rand(size, generator=None, dtype=None, device=None, requires_grad=False):
     _floating_only("rand", dtype)
     return _factory(size, dtype, device, requires_grad,
-                    lambda t: uniform_(t, 0.0, 1.0, generator))
+                    lambda t: _uniform_draw(t, 0.0, 1.0, generator))
 
 
 def randn(size, generator=None, dtype=None, device=None, requires_grad=False):
     _floating_only("randn", dtype)
     return _factory(size, dtype, device, requires_grad,
-                    lambda t: normal_(t, 0.0, 1.0, generator))
+                    lambda t: _normal_draw(t, 0.0, 1.0, generator))
 
 
 def _floating_only(name, dtype):
@@ -227,7 +215,7 @@ def randint(low, high, size, generator=None, dtype=None, device=None, requires_g
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
                            f"to={high}")
     return _factory(size, dtype or int64, device, requires_grad,
-                    lambda t: random_(t, low, high, generator))
+                    lambda t: _random_draw(t, low, high, generator))
 
 
 def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):

@@ -10,7 +10,8 @@ weights, and that backward's own backward resizes again, so second derivatives f
 
 import numpy as np
 
-from ._registry import declare, needs_grad, record, wrap_result
+from ._dispatch import apply
+from ._registry import declare
 
 __all__ = ["upsample"]
 
@@ -57,70 +58,55 @@ def _taps(mode, shape, size, scales, align_corners):
     return taps
 
 
-def _resize(x, taps):
+def _resize(xp, x, taps):
     """Columns first, then rows: sum over taps of picked values times weights."""
     out = None
     for rows, rw in taps[0]:
         mixed = None
         for cols, cw in taps[1]:
-            term = x[:, :, rows][:, :, :, cols]
-            term = term if cw is None else term * cw.astype(x.dtype)
+            term = x[:, :, xp.asarray(rows)][:, :, :, xp.asarray(cols)]
+            term = term if cw is None else term * xp.asarray(cw, x.dtype)
             mixed = term if mixed is None else mixed + term
-        mixed = mixed if rw is None else mixed * rw.astype(x.dtype)[:, None]
+        mixed = mixed if rw is None else mixed * xp.asarray(rw, x.dtype)[:, None]
         out = mixed if out is None else out + mixed
-    return np.ascontiguousarray(out)
+    return out
 
 
-def _spread(g, shape, taps):
+def _spread(xp, g, shape, taps):
     """The adjoint of ``_resize``: each output gradient added back to its sources."""
-    dx = np.zeros(tuple(shape), g.dtype)
+    dx = xp.zeros(tuple(shape), g.dtype)
     for rows, rw in taps[0]:
         for cols, cw in taps[1]:
-            weight = np.ones((len(rows), len(cols)), g.dtype)
+            weight = xp.ones((len(rows), len(cols)), g.dtype)
             if rw is not None:
-                weight = rw.astype(g.dtype)[:, None] * cw.astype(g.dtype)[None, :]
-            np.add.at(dx, (slice(None), slice(None), rows[:, None], cols[None, :]),
-                      g * weight)
+                weight = xp.asarray(rw, g.dtype)[:, None] * xp.asarray(cw, g.dtype)[None, :]
+            xp.add.at(dx, (slice(None), slice(None), xp.asarray(rows)[:, None],
+                           xp.asarray(cols)[None, :]), g * weight)
     return dx
 
 
-_NAMES = {"nearest": "UpsampleNearest2D", "bilinear": "UpsampleBilinear2D"}
-_OPS = {}
+def _resize_op(name):
+    """A resize (``mode``'s torch node) and the op of its backward: the gradient's spread,
+    ``...BackwardBackward0``, whose own backward resizes again."""
+    forward = declare(name, name + "Backward0", unsaved=("taps",))(
+        lambda xp, x, taps, **attrs: _resize(xp, x, taps))
+    backward = declare(name + "Backward", name + "BackwardBackward0", ("grad_output",),
+                       unsaved=("taps", "input_shape"))(
+        lambda xp, g, taps, input_shape, **attrs: _spread(xp, g, input_shape, taps))
+
+    @forward.def_backward
+    def resize_backward(ctx, grad):
+        return (apply(backward, grad, input_shape=ctx.input_meta[0][0], **ctx.attrs),)
+
+    @backward.def_backward
+    def spread_backward(ctx, grad):
+        attrs = {k: v for k, v in ctx.attrs.items() if k != "input_shape"}
+        return (apply(forward, grad, **attrs),)
+    return forward
 
 
-def _ops(mode):
-    """The resize op of ``mode`` and the op of its backward (torch's ...Backward0 and
-    ...BackwardBackward0 nodes), made once."""
-    if mode not in _OPS:
-        name = _NAMES[mode]
-        forward = declare(name, name + "Backward0")(None)
-        backward = declare(name + "Backward", name + "BackwardBackward0",
-                           ("grad_output",))(None)
-
-        @forward.def_backward
-        def _(ctx, grad):
-            return (_apply(backward, grad, _spread(_host(grad), ctx.input_meta[0][0],
-                                                   ctx.taps), ctx.attrs),)
-
-        @backward.def_backward
-        def _(ctx, grad):
-            return (_apply(forward, grad, _resize(_host(grad), ctx.taps), ctx.attrs),)
-        forward.unsaved = backward.unsaved = frozenset({"taps"})
-        _OPS[mode] = forward, backward
-    return _OPS[mode]
-
-
-def _host(t):
-    return t._backend.to_host(t._data)
-
-
-def _apply(op, x, out, attrs):
-    """``out`` (a NumPy array made from ``x``) as a tensor on ``x``'s device, with ``op``'s
-    node when ``x`` requires grad."""
-    result = wrap_result(x._backend.xp.asarray(out), x)
-    if needs_grad((x,)):
-        record(op, (x,), (result,), attrs)
-    return result
+_OPS = {"nearest": _resize_op("UpsampleNearest2D"),
+        "bilinear": _resize_op("UpsampleBilinear2D")}
 
 
 def upsample(x, size, scales, mode, align_corners):
@@ -132,4 +118,4 @@ def upsample(x, size, scales, mode, align_corners):
              "taps": taps}
     if mode == "bilinear":
         attrs["align_corners"] = bool(align_corners)
-    return _apply(_ops(mode)[0], x, _resize(_host(x), taps), attrs)
+    return apply(_OPS[mode], x, **attrs)

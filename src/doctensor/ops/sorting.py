@@ -8,9 +8,10 @@ same ascending; descending sorts the reversed array and reverses back (``_order`
 import numpy as np
 
 from .._strides import wrap_dim
-from ._registry import declare, needs_grad, record, wrap_result
+from ._dispatch import apply
+from ._layout import element_strides, pointwise_layout
+from ._registry import declare
 from .indexing import index_put
-from .pointwise import torch_layout
 from .reduction import return_type
 
 __all__ = ["sort", "argsort", "topk", "SORT_TYPE", "TOPK_TYPE"]
@@ -37,47 +38,47 @@ def _along(xp, indices, dim):
     return tuple(idx)
 
 
-def _scatter_back(ctx, grad):
+def _scatter_back(ctx, grads):
     """zeros(input shape).scatter(dim, indices, grad): torch's value-selecting backward."""
+    grad = grads[0]
     shape = ctx.input_meta[0][0]
     if not shape:
         return (grad,)
-    xp = grad._backend.xp
-    zeros = wrap_result(xp.zeros(shape, dtype=grad._data.dtype), grad)
-    return (index_put(zeros, _along(xp, ctx.indices._data, ctx.dim), grad),)
+    zeros = grad.new_zeros(shape)
+    return (index_put(zeros, _along(grad._backend.xp, ctx.indices._data, ctx.dim), grad),)
 
 
-@declare("sort", "SortBackward0")
-def _sort(xp, a, dim, descending):
-    order = _order(xp, a, dim, descending)
-    return xp.take_along_axis(a, order, axis=dim), order
+def _sorted(xp, a, dim, descending):
+    """(values, int64 indices) sorted along ``dim``, laid out like ``a`` (torch's
+    ``empty_like``)."""
+    b = a.reshape(1) if a.ndim == 0 else a
+    order = _order(xp, b, dim, descending)
+    values = xp.take_along_axis(b, order, axis=dim).reshape(a.shape)
+    indices = order.reshape(a.shape).astype(np.int64, copy=False)
+    if not a.size:  # empty_like keeps even an empty tensor's strides
+        window = xp.lib.stride_tricks.as_strided
+        strides = element_strides(a)
+        return tuple(window(x, strides=[s * x.itemsize for s in strides])
+                     for x in (values, indices))
+    if a.ndim > 1:
+        return pointwise_layout(xp, values, [a]), pointwise_layout(xp, indices, [a])
+    return values, indices
 
 
 # sort(stable=...) is torch's other overload, with its own node name
-_sort_stable = declare("sort", "SortBackward1")(_sort.forward)
+_sort = declare("sort", "SortBackward0", outputs=("values", "indices"), layout="strided",
+                saves={"indices": "self"}, method="sort", function="sort")(_sorted)
+_sort_stable = declare("sort", "SortBackward1", outputs=("values", "indices"),
+                       layout="strided", saves={"indices": "self"}, method=("sort", "argsort"),
+                       function=("sort", "argsort"))(_sorted)
 _sort.def_backward(_scatter_back)
 _sort_stable.def_backward(_scatter_back)
 
 
 def sort(t, dim=-1, descending=False, stable=None):
-    """(values, indices) sorted along ``dim``, laid out like ``t`` (torch's ``empty_like``)."""
-    d = wrap_dim(dim, t._data.ndim)
-    xp = t._backend.xp
-    a = t._data.reshape(1) if t._data.ndim == 0 else t._data
-    values, indices = _sort.forward(xp, a, d, descending)
-    values, indices = values.reshape(t._data.shape), indices.reshape(t._data.shape)
-    if values.ndim > 1 and values.size:
-        values, indices = torch_layout(values, [t]), torch_layout(indices, [t])
-    values_t = wrap_result(values, t)
-    indices_t = wrap_result(indices.astype(np.int64, copy=False), t)
-    if not values.size:  # empty_like keeps even an empty tensor's strides
-        for out in (values_t, indices_t):
-            strides = [s * out._data.itemsize for s in t.stride()]
-            out._data = np.lib.stride_tricks.as_strided(out._data, strides=strides)
-    if needs_grad((t,)):
-        op = _sort if stable is None else _sort_stable
-        record(op, (t,), (values_t,), {"dim": d, "indices": indices_t})
-    return SORT_TYPE(values_t, indices_t)
+    """(values, indices) sorted along ``dim``."""
+    op = _sort if stable is None else _sort_stable
+    return SORT_TYPE(*apply(op, t, dim=wrap_dim(dim, t._data.ndim), descending=descending))
 
 
 def argsort(t, dim=-1, descending=False, stable=False):
@@ -85,10 +86,21 @@ def argsort(t, dim=-1, descending=False, stable=False):
     return sort(t, dim, descending, stable).indices
 
 
-@declare("topk", "TopkBackward0")
+def _check_topk(self, k, dim, largest):
+    n = self._data.shape[dim] if self._data.ndim else 1
+    if not 0 <= k <= n:
+        raise RuntimeError("selected index k out of range")
+
+
+@declare("topk", "TopkBackward0", outputs=("values", "indices"), check=_check_topk,
+         saves={"indices": "self"}, method="topk", function="topk")
 def _topk(xp, a, k, dim, largest):
-    order = xp.take(_order(xp, a, dim, largest), xp.arange(k), axis=dim)
-    return xp.take_along_axis(a, order, axis=dim), order
+    b = a.reshape(1) if a.ndim == 0 else a
+    order = xp.take(_order(xp, b, dim, largest), xp.arange(k), axis=dim)
+    values = xp.take_along_axis(b, order, axis=dim)
+    if a.ndim == 0 and k:
+        values, order = values.reshape(()), order.reshape(())
+    return values, order.astype(np.int64, copy=False)
 
 
 _topk.def_backward(_scatter_back)
@@ -100,17 +112,4 @@ def topk(t, k, dim=-1, largest=True, sorted=True):
     Equal elements come in their original order; torch's partial sort may order ties
     differently (its indices for tied values are not reproduced).
     """
-    d = wrap_dim(dim, t._data.ndim)
-    n = t._data.shape[d] if t._data.ndim else 1
-    if not 0 <= k <= n:
-        raise RuntimeError("selected index k out of range")
-    xp = t._backend.xp
-    a = t._data.reshape(1) if t._data.ndim == 0 else t._data
-    values, indices = _topk.forward(xp, a, k, d, largest)
-    if t._data.ndim == 0 and k:
-        values, indices = values.reshape(()), indices.reshape(())
-    values_t = wrap_result(xp.ascontiguousarray(values), t)
-    indices_t = wrap_result(xp.ascontiguousarray(indices.astype(np.int64, copy=False)), t)
-    if needs_grad((t,)):
-        record(_topk, (t,), (values_t,), {"dim": d, "indices": indices_t})
-    return TOPK_TYPE(values_t, indices_t)
+    return TOPK_TYPE(*apply(_topk, t, k=k, dim=wrap_dim(dim, t._data.ndim), largest=largest))

@@ -1,0 +1,96 @@
+"""softmax and log_softmax as torch's CPU kernel computes them: float32 bit for bit.
+
+See Note [softmax kernel].  The emulation is NumPy throughout, with exact float32 fused
+multiply-adds (``fma32``).
+"""
+
+import numpy as np
+
+from .sleef import glibc_expf, sleef_expf, sleef_logf
+from .summation import reduce_all, sum_left_to_right
+from .workers import torch_num_threads
+
+__all__ = ["softmax_cpu"]
+
+# Note [softmax kernel]
+# torch's CPU softmax (aten/src/ATen/native/cpu/SoftMaxKernel.cpp, AVX512 build: vectors of
+# 16 floats) makes the same three passes as the textbook formula, but its exp and its sums
+# are its own, and F.softmax(x, 1).sum(1) prints 1. or 1.0000 depending on the last bit:
+#
+#   dim is the last one (rows of n contiguous floats, `_vec_softmax_lastdim`):
+#     m = max(row);  e = exp(x - m) with Sleef_expf16_u10;  s = sum(e) by vec::reduce_all;
+#     softmax     = e * (1 / s)
+#     log_softmax = (x - m) - log(s), log by Sleef_logf16_u10
+#   vec::reduce_all(+) sums a row of n >= 16 in 16 lanes and then folds the lanes in a tree,
+#   and a shorter row left to right:
+#
+#       lane j: x[j] + x[j+16] + x[j+32] + ...     (left to right, one column of 16)
+#       fold:   lanes j + j^8, then + j^4, + j^2, + j^1  ->  lane 0
+#
+#   dim is not the last one (columns of `inner` independent sums, `_vec_softmax`):
+#     sums go down the dim, left to right; softmax divides, e / s, and log_softmax is as
+#     above.  Blocks of 16 adjacent columns take Sleef's exp, and leftover columns glibc's
+#     scalar expf (std::exp).  Which columns are leftovers: for softmax, those past the last
+#     whole 16 of each row of `inner` and of each thread's share of outer * inner (at::
+#     parallel_for with grain 0 splits it evenly over all of torch's threads); for
+#     log_softmax, past the last whole 16 of each chunk of min(inner, 32768 // dim_size
+#     rounded down to 16) columns.
+#
+# Sleef's expf rounds q = rint(x / ln 2), then reduces s = x - q ln 2 (ln 2 in two parts) and
+# evaluates 1 + s + s^2 P(s) with fused multiply-adds; it is within one ulp but differs from
+# the correctly rounded exp in about 9% of results, so nothing short of its own steps
+# matches.  glibc's expf works in double and is correctly rounded but for about one result
+# in 1500; doing its steps in double is exact too (fused or not, its double result moves by
+# far less than the final rounding to float32 can see, but in ~1e-8 of cases).  (The
+# polynomial exp_u20 of vec512_float.h is not used by torch 2.13's float32 softmax.)
+#
+# float64 takes the same passes with 8 lanes, folded left to right (no shuffle tree for
+# double); NumPy's exp and log stand in for Sleef's double ones, so a few results in a
+# hundred differ in the last bit.
+
+
+def _scalar_columns(outer, n, inner, log):
+    """(outer, 1, inner) mask of the columns `_vec_softmax` / `_vec_logsoftmax` leave to
+    the scalar loop (see Note [softmax kernel])."""
+    col = np.arange(inner)
+    if log:
+        chunk = min(max(32768 // n // 16 * 16, 16), inner)
+        size = np.minimum(chunk, inner - col // chunk * chunk)
+        scalar = col % chunk >= size - size % 16
+        return np.broadcast_to(scalar, (outer, 1, inner))
+    total = outer * inner
+    share = -(-total // torch_num_threads())  # at::parallel_for with grain 0
+    idx = np.arange(total)
+    end = np.minimum((idx // share + 1) * share, (idx // inner + 1) * inner)
+    start = np.maximum(idx // share * share, idx // inner * inner)
+    block_end = start + (idx - start) // 16 * 16 + 16
+    return (block_end > end).reshape(outer, 1, inner)
+
+
+def softmax_cpu(a, dim, log):
+    """softmax (or log_softmax) of a float32 or float64 array along ``dim``, as torch's CPU
+    kernel computes it (float64 with NumPy's exp and log standing in for Sleef's)."""
+    if a.size == 0:
+        return a.copy()
+    single = a.dtype == np.float32
+    exp, ln = (sleef_expf, sleef_logf) if single else (np.exp, np.log)
+    shape, n = a.shape, a.shape[dim]
+    if dim == a.ndim - 1:
+        x = a.reshape(-1, n)
+        with np.errstate(all="ignore"):
+            shifted = x - x.max(axis=1, keepdims=True)
+            e = exp(shifted)
+            s = reduce_all(e)[:, None]
+            out = shifted - ln(s) if log else e * (a.dtype.type(1) / s)
+        return out.reshape(shape)
+    x = a.reshape(-1, n, int(np.prod(shape[dim + 1:])))
+    with np.errstate(all="ignore"):
+        shifted = x - x.max(axis=1, keepdims=True)
+        e = exp(shifted)
+        if single:
+            scalar = _scalar_columns(*x.shape, log)
+            if scalar.any():
+                e = np.where(scalar, glibc_expf(shifted), e)
+        s = sum_left_to_right(e, 1)[:, None]
+        out = shifted - ln(s) if log else e / s
+    return out.reshape(shape)

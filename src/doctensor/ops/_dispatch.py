@@ -1,0 +1,523 @@
+"""The one dispatch: ``apply`` runs an op record out of place, ``apply_`` in place.
+
+They are the only code that wraps results, records backward nodes, bumps versions and
+rebases history, in torch's order::
+
+    apply(op, *args, **attrs)                 apply_(op, self, *args, write=None, **attrs)
+      op.check                                  op.check, autograd's check_inplace
+      devices, broadcasting, promotion          devices, overlap, broadcasting, casting
+      op's forward on the device's xp           the node (edges, saved inputs) ... before
+      the result's layout, wrapped              the write, the version bump (raises for an
+      the node, when an input requires grad     inference tensor: Note [inference mode])
+                                                history rebased (CopySlices for a view)
+
+A view op (``kind="view"``) makes its result from a geometry over the same storage, tracked
+by ``autograd/views.py``; in place (``transpose_``) it changes the tensor's own geometry.
+"""
+
+import contextvars
+import threading
+import weakref
+
+import numpy as np
+
+from .._dtypes import _BY_NP, can_cast, get_default_dtype, result_type
+from .._strides import broadcast_shapes
+from .._tensor_base import INFERENCE, TensorBase, empty_strides
+from ..autograd.grad_mode import GradMode
+from ..autograd.graph import NO_EDGE, SavedTensor
+from ..autograd.views import (
+    alias_view,
+    check_inplace,
+    gradient_edge,
+    new_view,
+    rebase_history,
+    track_views,
+)
+from ..backends import for_device, numpy_cpu
+from . import _registry
+from ._layout import contiguous, pointwise_layout
+from ._registry import NO_ATTRS
+
+__all__ = ["apply", "apply_", "set_tensor_class", "needs_grad", "promote", "scalar_as",
+           "check_same_device", "check_broadcast", "check_no_internal_overlap", "QUIET"]
+
+Tensor = None  # the Tensor class (tensor.py installs it: set_tensor_class)
+
+
+def set_tensor_class(cls):
+    """Install the Tensor class that results are made of (layer 6 defines it)."""
+    global Tensor
+    Tensor = _registry.Tensor = cls
+
+
+# Note [floating-point errors]
+# torch computes inf and nan silently; NumPy warns (overflow, invalid, divide by zero) unless
+# its error state says "ignore".  That state is one context variable; ``np.errstate`` sets it
+# and costs about 1.5 us in NumPy 2.4, three times a small add, and even a bare ``set`` /
+# ``reset`` of the variable costs half an add (each ``set`` copies the context's mapping).
+# So each thread keeps one ``contextvars.Context`` in which the variable says "ignore", and
+# forwards run inside it: ``QUIET.run(np.add, x, y)`` costs one C call more than
+# ``np.add(x, y)``.  Nothing but NumPy's state differs in that context, and it is never
+# entered twice at once: forwards are pure array functions that read no other context
+# variable and call no doctensor op.
+try:
+    from numpy._core._ufunc_config import _extobj_contextvar as FP_STATE
+    with np.errstate(all="ignore"):
+        FP_IGNORE = FP_STATE.get()
+except ImportError:  # a NumPy without that variable: np.seterr sets the same state, slower
+    class FP_STATE:
+        set = staticmethod(lambda _: np.seterr(all="ignore"))
+        reset = staticmethod(lambda old: np.seterr(**old))
+    FP_IGNORE = None
+
+
+class _Quiet(threading.local):
+    """Per thread: ``run(fn, *args)`` calls ``fn`` with NumPy's floating-point errors ignored."""
+
+    def __init__(self):
+        if FP_IGNORE is None:
+            self.run = _run_ignoring
+        else:
+            context = contextvars.Context()
+            context.run(FP_STATE.set, FP_IGNORE)
+            self.run = context.run
+
+
+def _run_ignoring(fn, *args, **kwargs):
+    token = FP_STATE.set(FP_IGNORE)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        FP_STATE.reset(token)
+
+
+QUIET = _Quiet()
+
+
+# -- operands: devices, broadcasting, promotion --------------------------------------------------
+
+def check_same_device(tensors):
+    """torch's error when tensors on different devices meet (0-d CPU tensors may join)."""
+    dev = tensors[0]._device
+    for t in tensors[1:]:
+        if t._device != dev:
+            if t._device.type == "cpu" and t._data.ndim == 0:
+                continue
+            if dev.type == "cpu" and tensors[0]._data.ndim == 0:
+                dev = t._device
+                continue
+            raise RuntimeError("Expected all tensors to be on the same device, but found at "
+                               f"least two devices, {dev} and {t._device}!")
+    return dev
+
+
+def check_broadcast(tensors):
+    """torch's message when operand shapes do not broadcast (NumPy's would differ)."""
+    shape = tensors[0]._data.shape
+    for t in tensors[1:]:
+        if t._data.shape != shape:
+            shape = broadcast_shapes(shape, t._data.shape)
+
+
+def promote(args):
+    """The dtype torch computes ``args`` (tensors and Python numbers) in."""
+    if len(args) == 2:
+        a, b = args
+        if isinstance(a, TensorBase) and isinstance(b, TensorBase) and \
+                a._data.dtype == b._data.dtype:
+            return _BY_NP[a._data.dtype]
+    tensors = [a for a in args if isinstance(a, TensorBase)]
+    return result_type(tensors, [a for a in args if not isinstance(a, TensorBase)])
+
+
+def scalar_as(value, dtype):
+    """A Python number as a NumPy scalar of an integer ``dtype``, wrapping like a C cast (torch
+    casts ``alpha``, ``min``, ``max`` to the computation type); other dtypes: unchanged."""
+    if dtype.kind in "iu" and isinstance(value, int):
+        return np.array(value).astype(dtype)[()]
+    return value
+
+
+def _to_array(value, dt, like):
+    """``value`` (tensor or Python number) as an array or scalar of dtype ``dt`` on ``like``'s
+    backend (a 0-d tensor of another device comes along, as torch lets it)."""
+    if isinstance(value, TensorBase):
+        data = value._data
+        if value._device is not like._device and data.ndim == 0:
+            data = like._backend.xp.asarray(value._backend.to_host(data))
+        return data if data.dtype == dt.np else data.astype(dt.np)
+    if dt.category == 1 and not isinstance(value, bool):
+        return np.array(int(value)).astype(dt.np)[()]  # wraps around like a C cast
+    return dt.np.type(value)
+
+
+def _operands(op, args, attrs):
+    """(the dtype computed in, the forward's arguments) for ``op``'s promotion rule."""
+    if op.promote is None:
+        return None, [a._data if isinstance(a, TensorBase) else a for a in args]
+    kept = op.unpromoted
+    promoted = args if not kept else [a for a, n in zip(args, op.inputs) if n not in kept]
+    if op.scalars:
+        promoted = tuple(promoted) + tuple(attrs[k] for k in op.scalars
+                                           if attrs.get(k) is not None)
+    dt = promote(promoted)
+    if op.promote == "float" and not dt.is_floating_point:
+        dt = get_default_dtype()
+    first = next(a for a in args if isinstance(a, TensorBase))
+    if not kept:
+        return dt, [_to_array(a, dt, first) for a in args]
+    return dt, [a._data if n in kept else _to_array(a, dt, first)
+                for a, n in zip(args, op.inputs)]
+
+
+def needs_grad(inputs):
+    """True when grad mode is on and some tensor input requires grad."""
+    if not GradMode.enabled:
+        return False
+    for t in inputs:
+        if t.__class__ is not float and t.__class__ is not int and getattr(
+                t, "_requires_grad", False):
+            return True
+    return False
+
+
+# -- results and their nodes ---------------------------------------------------------------------
+
+def _wrap(data, like):
+    """A fresh tensor owning the array ``data``, on ``like``'s device."""
+    t = object.__new__(Tensor)
+    t._data = data
+    t._device = like._device
+    t._backend = like._backend
+    if INFERENCE.on:
+        t._inference = True  # Note [inference mode]
+    return t
+
+
+def _node(op, inputs, attrs, originals=None, num_outputs=None):
+    """``op``'s backward node for ``inputs``: its edges (read before any write) and the inputs
+    its formulas read, at their current versions (Note [saved tensors]).  ``originals`` maps
+    a saved input's name to what to save instead (an in-place op saves a clone of ``self``
+    from before it wrote)."""
+    edges = []
+    meta = []
+    for t in inputs:
+        if isinstance(t, TensorBase) and t._requires_grad:
+            fn = t._grad_fn  # gradient_edge's common case inline: a result, no view
+            edges.append((fn, t._output_nr) if fn is not None and t._view_version is None
+                         else gradient_edge(t))
+            meta.append((t._data.shape, t._data.dtype.char))  # untracked by the collector
+        else:
+            edges.append(NO_EDGE)
+            meta.append(None)
+    cls = op.node_cls if num_outputs is None else op.node_class(num_outputs)
+    node = cls(tuple(edges))
+    node.input_meta = tuple(meta)  # a tuple: the garbage collector stops tracking it
+    if attrs:
+        node.attrs = attrs
+        if not op.exposed.issuperset(attrs):
+            op.expose(attrs)
+    else:
+        node.attrs = NO_ATTRS
+    saved = {}
+    for name, users, index in op.save_inputs:
+        for i in users:
+            if edges[i] is not NO_EDGE:
+                value = originals[name] if originals and name in originals else inputs[index]
+                saved[name] = SavedTensor(value) if isinstance(value, TensorBase) else value
+                break
+    node.saved = saved
+    return node
+
+
+def _give_history(node, outputs):
+    """The floating outputs of ``node``'s op take it as their grad_fn."""
+    for i, out in enumerate(outputs):
+        if out is not None and out._data.dtype.kind == "f":
+            out._grad_fn = node
+            out._requires_grad = True
+            out._output_nr = i
+
+
+def _save_outputs(node, op, outputs, view_fn=None):
+    """The outputs the formulas read, saved once the outputs are final (Note [saved
+    tensors]): a differentiable one without its grad_fn, re-attached when unpacked.
+    ``view_fn``: the grad_fn of a view written in place, which errors name (Note
+    [CopySlices])."""
+    for name, users, index in op.save_outputs:
+        for i in users:
+            if node.next_functions[i][0] is not None:
+                out = outputs[-1 - index]
+                saved = node.saved[name] = SavedTensor(out, is_output=out._grad_fn is not None)
+                if view_fn is not None:
+                    saved.view_fn = weakref.ref(view_fn)
+                break
+
+
+def _record(op, inputs, outputs, attrs):
+    node = _node(op, inputs, attrs, num_outputs=len(outputs))
+    _give_history(node, outputs)
+    if op.save_outputs:
+        _save_outputs(node, op, outputs)
+
+
+# -- apply ---------------------------------------------------------------------------------------
+
+_FLOAT_DTYPES = frozenset(map(np.dtype, ("float16", "float32", "float64")))
+_ndarray = np.ndarray
+
+
+_ONE = object()  # apply's second operand when there is none
+
+
+def apply(op, self, other=_ONE, /, *rest, **attrs):
+    """``apply(op, *args, **attrs)``: run ``op`` out of place on ``args`` (tensors, Python
+    numbers, None) and record its node when an input requires grad in grad mode; returns the
+    result (a tuple for several).  (The first two operands are named for the fast path.)
+
+    Note [fast path]: a binary op with a NumPy ufunc, on a floating CPU tensor and a Python
+    number or a CPU tensor of the same dtype and shape, is one ufunc call: the dtype is the
+    tensor's (no promotion: NumPy converts a Python number to the array's dtype, as torch
+    does), nothing broadcasts (no shape check) and NumPy lays the result out as torch does
+    (1-d or C-contiguous inputs).  The checks of such ops only refuse bool operands, which
+    never get here.  Grad mode, inference mode and history are handled as below.
+    """
+    ufunc = op.ufunc
+    if ufunc is not None and not attrs and not rest and self.__class__ is Tensor:
+        x = self._data
+        if x.dtype in _FLOAT_DTYPES and self._backend is numpy_cpu and (
+                (flat := x.ndim < 2) or x.flags.c_contiguous):
+            cls = other.__class__
+            if cls is float or cls is int:
+                out = QUIET.run(ufunc, x, other)  # Note [floating-point errors]
+                grad = self._requires_grad and GradMode.enabled
+            elif isinstance(other, TensorBase) and other._backend is numpy_cpu and (
+                    (y := other._data).dtype is x.dtype and y.shape == x.shape
+                    and (flat or y.flags.c_contiguous)):
+                out = QUIET.run(ufunc, x, y)
+                grad = (self._requires_grad or other._requires_grad) and GradMode.enabled
+            else:
+                return _apply(op, (self, other), attrs)
+            if out.__class__ is not _ndarray:  # NumPy gives 0-d results as scalars
+                out = np.asarray(out)
+            elif not out.size:
+                out = empty_strides(out, force=True)
+            result = object.__new__(Tensor)  # _wrap(out, self), inlined
+            result._data = out
+            result._device = self._device
+            result._backend = numpy_cpu
+            if INFERENCE.on:
+                result._inference = True  # Note [inference mode]
+            if grad:
+                result._grad_fn = _node(op, (self, other), None)
+                result._requires_grad = True
+            return result
+    if op.kind == "view":
+        return _view(op, self, attrs)
+    return _apply(op, (self,) if other is _ONE else (self, other, *rest), attrs)
+
+
+def _apply(op, args, attrs):
+    """``apply`` beyond its fast path, for an op that is no view."""
+    if op.check is not None:
+        op.check(*args, **attrs)
+    first = args[0]
+    if len(args) == 1 and (op.promote is None or op.promote == "common" and not op.scalars):
+        tensors = args  # one tensor, computed in its own dtype: the common case
+        arrays = (first._data,)
+        grad = first._requires_grad and GradMode.enabled
+    else:
+        tensors = [a for a in args if isinstance(a, TensorBase)]
+        first = tensors[0]
+        if len(tensors) > 1:
+            check_same_device(tensors)
+            if op.kind == "pointwise" and (len(tensors) > 2 or
+                                           tensors[0]._data.shape != tensors[1]._data.shape):
+                check_broadcast(tensors)
+        _, arrays = _operands(op, args, attrs)
+        grad = needs_grad(args)
+    backend = first._backend
+    xp = backend.xp
+    forward = op.cpu_forward if backend is numpy_cpu else op.forward  # Note [kernels by device]
+    out = QUIET.run(forward, xp, *arrays, **attrs)  # Note [floating-point errors]
+    if op.device_attr is not None and attrs[op.device_attr] != first._device:
+        return _moved(op, args, attrs, _laid_out(op, xp, out, tensors), first)
+    grad = grad and op.backward is not None
+    if len(op.outputs) == 1:
+        result = _wrap(_laid_out(op, xp, out, tensors), first)
+        if grad:
+            node = _node(op, args, attrs)
+            _give_history(node, (result,))
+            if op.save_outputs:
+                _save_outputs(node, op, (result,))
+        return result
+    results = tuple(None if o is None else _wrap(_laid_out(op, xp, o, tensors), first)
+                    for o in out)
+    if grad:
+        _record(op, args, results, attrs)
+    return results
+
+
+def _laid_out(op, xp, out, tensors):
+    """A forward's result as torch lays it out: Note [output layout] for pointwise ops (only
+    non-contiguous inputs can matter), contiguous for the others, or the forward's own
+    (``"forward"``; ``"strided"``: even an empty result's strides are the forward's)."""
+    if out.__class__ is not _ndarray:
+        out = xp.asarray(out)
+    layout = op.layout
+    if layout == "strided":
+        return out
+    if not out.size:
+        return empty_strides(out, force=True)  # NumPy gives empty arrays zero strides
+    if layout == "forward":
+        return out
+    if layout == "contiguous":
+        return contiguous(xp, out)
+    if out.ndim > 1:
+        for t in tensors:
+            if not t._data.flags.c_contiguous:
+                return pointwise_layout(xp, out, [t._data for t in tensors])
+    return out
+
+
+def _moved(op, args, attrs, out, first):
+    """The result of an op whose ``device_attr`` names another device than its input's
+    (``_to_copy``): the array copied there."""
+    device = attrs[op.device_attr]
+    backend = for_device(device)
+    data = backend.from_host(first._backend.to_host(out)) if device.type != "cpu" else \
+        first._backend.to_host(out)
+    result = _wrap(data, first)
+    result._device, result._backend = device, backend
+    if op.backward is not None and needs_grad(args):
+        _record(op, args, (result,), attrs)
+    return result
+
+
+def apply_(op, self, *args, write=None, **attrs):
+    """Run ``op`` in place on ``self`` (``args``: its other operands); returns ``self``.
+
+    Note [in-place]: torch's checks come first, so a refused op changes nothing; the node is
+    made (edges, saved inputs) before the write; then the write, one version bump (an
+    inference tensor outside inference mode is written, then refused: Note [inference mode]),
+    and, when history is recorded, ``self`` takes the node as its grad_fn (for a view, its
+    base's history is rebased through CopySlices).  ``write``: a callable that writes
+    ``self`` itself, for ops that write in their own way (fills, scatters, setitem); without
+    it the forward's result is written.
+    """
+    inputs = (self, *args)
+    if op.check is not None:
+        op.check(*inputs, **attrs)
+    grad = op.backward is not None and needs_grad(inputs)
+    if grad:
+        check_inplace(self)  # autograd's check runs before the kernel's, as in torch
+    if op.kind == "view":
+        return _restride(op, self, attrs, grad)
+    if write is None:  # (a write callback checks its operands itself, first thing)
+        tensors = [a for a in inputs if isinstance(a, TensorBase)]
+        if len(tensors) > 1:
+            check_same_device(tensors)
+        check_no_internal_overlap(self)
+        arrays, out_param = _inplace_operands(op, self, inputs, tensors, attrs)
+    originals = None
+    if grad and op.saves_self_for(inputs):
+        originals = {"self": self.clone()}
+    node = _node(op, inputs, attrs, originals) if grad else None
+    if write is None:
+        data = self._data
+        kwargs = {**attrs, "out": data} if out_param else attrs
+        forward = op.cpu_forward if self._backend is numpy_cpu else op.forward
+        out = QUIET.run(forward, self._backend.xp, *arrays, **kwargs)
+        if out is not data:
+            data[...] = out
+    else:
+        write()
+    self._bump_version()  # Note [inference mode]: raises after the write, as torch does
+    if grad:
+        rebase_history(self, node)
+        if op.save_outputs:  # (a view now has a regenerated grad_fn: Note [CopySlices])
+            fn = self._grad_fn
+            _save_outputs(node, op, (self,), None if fn is node else fn)
+    return self
+
+
+def _inplace_operands(op, self, inputs, tensors, attrs):
+    """``apply_``'s checks of shapes and dtypes, in torch's order; (the forward's arguments,
+    whether it writes into ``self``'s array itself)."""
+    shape = self._data.shape
+    if op.kind == "pointwise":
+        for t in tensors[1:]:
+            if t._data.shape != shape:
+                b = broadcast_shapes(shape, t._data.shape)
+                if b != shape:
+                    raise RuntimeError(f"output with shape [{', '.join(map(str, shape))}] "
+                                       f"doesn't match the broadcast shape "
+                                       f"[{', '.join(map(str, b))}]")
+    dt, arrays = _operands(op, inputs, attrs)
+    if dt is None:
+        return arrays, False
+    own = _BY_NP[self._data.dtype]
+    if not can_cast(dt, own):
+        raise RuntimeError(f"result type {dt.scalar_name} can't be cast to the desired output "
+                           f"type {own.scalar_name}")
+    return arrays, op.ufunc is not None and dt is own  # ufunc forwards take out=
+
+
+def check_no_internal_overlap(t):
+    """torch's refusal to write into a tensor whose elements share memory (an expand)."""
+    for size, stride in zip(t._data.shape, t._data.strides):
+        if stride == 0 and size > 1:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation.")
+
+
+# -- views -----------------------------------------------------------------------------------
+
+def _view(op, t, attrs):
+    """A view op: same storage and version counter, ``_base`` set, history recorded."""
+    if op.check is not None:
+        op.check(t, **attrs)
+    if t._creation_meta is not None and GradMode.enabled and t._requires_grad:
+        gradient_edge(t)  # autograd reads the input's history first, as torch does
+    data = t._data
+    item = data.itemsize
+    geometry = op.forward(data.shape, tuple([s // item for s in data.strides]),
+                          0 if t._storage is None else t.storage_offset(), **attrs)
+    if not op.outputs:  # several views (unbind, split): one node for them all
+        outs = tuple(alias_view(t, *g) for g in geometry)
+        track_views(outs, t)
+        if GradMode.enabled and t._requires_grad:
+            _record(op, (t,), outs, {**attrs, "shapes": [o._data.shape for o in outs]})
+        return outs
+    if not op.tracks_base:  # _unsafe_view: shares memory, but is no view to autograd
+        out = alias_view(t, *geometry)
+        if needs_grad((t,)):
+            _record(op, (t,), (out,), attrs)
+        return out
+    out = new_view(t, *geometry)
+    if GradMode.enabled and t._requires_grad:
+        _record(op, (t,), (out,), attrs)
+    return out
+
+
+def _restride(op, t, attrs, grad):
+    """Give ``t`` itself the geometry of view ``op`` (``transpose_``); one version bump.
+
+    Only ``t``'s history changes, also for a view: its base's values are untouched, so the
+    view's new node follows its old one (torch's ``TBackward1`` after ``AliasBackward0``),
+    with no CopySlices on the base."""
+    shape, strides, offset = op.forward(t._data.shape, t.stride(), t.storage_offset(), **attrs)
+    node = _node(op, (t,), attrs) if grad else None
+    t._data = t._backend.as_strided(t.untyped_storage().buffer, tuple(shape), tuple(strides),
+                                    offset)
+    t._bump_version()
+    if grad:
+        if t._base is None:
+            rebase_history(t, node)
+        else:
+            _give_history(node, (t,))
+            t._view_version = t._vc.value  # the node just made is the view's current history
+    return t
