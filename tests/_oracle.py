@@ -185,24 +185,24 @@ def sample_values(rng, shape, dtype, domain=(-3.0, 3.0), nonzero=False):
     return out.astype(dtype)
 
 
-def make_input(T, values, layout="contig", requires_grad=False):
-    """(leaf, input): a tensor of ``values`` with the given memory layout.
+def make_input(T, values, layout="contig", requires_grad=False, device=None):
+    """(leaf, input): a tensor of ``values`` with the given memory layout (on ``device``).
 
     ``layout``: ``contig``; ``T`` (stored transposed, read through ``mT``/``t``);
     ``step`` (every second element of a twice-as-wide tensor).  With ``requires_grad``
     the leaf requires grad and ``input`` is a view of it (not a leaf) for non-contiguous
     layouts.
     """
-    arr = np.ascontiguousarray(values)
+    arr = np.array(values, order="C")  # (ascontiguousarray makes a 0-d array 1-d)
     if layout == "T" and arr.ndim >= 2:
         stored = np.ascontiguousarray(np.swapaxes(arr, -1, -2))
-        leaf = T.tensor(stored, requires_grad=requires_grad)
+        leaf = T.tensor(stored, requires_grad=requires_grad, device=device)
         return leaf, leaf.transpose(-1, -2)
     if layout == "step" and arr.ndim >= 1:
         wide = np.repeat(arr, 2, axis=-1)
-        leaf = T.tensor(wide, requires_grad=requires_grad)
+        leaf = T.tensor(wide, requires_grad=requires_grad, device=device)
         return leaf, leaf[..., ::2]
-    leaf = T.tensor(arr, requires_grad=requires_grad)
+    leaf = T.tensor(arr, requires_grad=requires_grad, device=device)
     return leaf, leaf
 
 

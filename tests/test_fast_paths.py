@@ -1,6 +1,6 @@
 """The speed paths of issue 8 keep torch's semantics (no timings here: see ``benchmarks/``).
 
-* Note [fast path] (ops/pointwise.py): ``a + b`` & co. skip ``run``'s promotion, broadcast and
+* Note [fast path] (ops/_dispatch.py): ``a + b`` & co. skip ``run``'s promotion, broadcast and
   layout work in the common case; results, dtypes, strides and history stay torch's.
 * Note [floating-point errors]: inf and nan come silently (no NumPy RuntimeWarning, even under
   ``-W error``), and the user's own NumPy error state is left as it was.

@@ -44,7 +44,8 @@ __all__ = [
     "constant_pad_nd", "broadcast_shapes", "broadcast_tensors", "scatter", "scatter_add",
     "movedim", "moveaxis", "swapaxes", "swapdims", "tile", "erf", "erfc", "atan2", "arctan2",
     "index_add", "index_fill", "index_copy",
-    "is_tensor", "numel", "add", "sub", "mul", "div", "true_divide", "pow", "neg", "abs", "exp",
+    "is_tensor", "numel", "add", "sub", "rsub", "mul", "div", "true_divide", "pow", "neg", "abs",
+    "exp", "as_strided",
     "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "where", "maximum",
     "minimum", "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "matmul",
     "mm", "mv", "dot", "bmm", "addmm", "cat", "concat", "stack", "equal", "allclose", "eq",
@@ -195,6 +196,16 @@ def add(input, other, *, alpha=1):
 
 def sub(input, other, *, alpha=1):
     return P.sub_tensor(input, other, alpha)
+
+
+def rsub(input, other, *, alpha=1):
+    """``other - alpha * input``."""
+    op = P.rsub_tensor if isinstance(other, Tensor) else P.rsub
+    return apply(op, input, other) if alpha == 1 else apply(op, input, other, alpha=alpha)
+
+
+def as_strided(input, size, stride, storage_offset=None):
+    return input.as_strided(size, stride, storage_offset)
 
 
 def mul(input, other):

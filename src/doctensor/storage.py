@@ -37,7 +37,7 @@ class Storage:
         self._buffer = None
         self.backend = backend
         self.device = device
-        self.resizable = True  # False once NumPy shares the memory (Note [resize_ grows ...])
+        self.resizable = True  # False once NumPy shares it: Note [resize_ grows the storage]
 
     @property
     def buffer(self):

@@ -35,7 +35,7 @@ from .ops import (
 )
 from .ops import pointwise as P
 from .ops import views as V
-from .ops._dispatch import apply, apply_, set_tensor_class
+from .ops._dispatch import apply, apply_, binary, set_tensor_class
 from .size import Size
 
 __all__ = ["Tensor"]
@@ -441,7 +441,10 @@ class Tensor(TensorBase):
         return V.resize_(self, _size_args(size))
 
     def resize_as_(self, other):
-        return V.resize_(self, tuple(other.shape))
+        if not isinstance(other, Tensor):
+            raise TypeError(f"resize_as_(): argument 'the_template' (position 1) must be Tensor, "
+                            f"not {type(other).__name__}")
+        return V.resize_(self, other._data.shape)
 
     def t(self):
         return apply(V.t, self)
@@ -546,10 +549,7 @@ class Tensor(TensorBase):
         return random_ops.multinomial(self, num_samples, replacement, generator)
 
     # -- arithmetic (ops/pointwise.py); Note [fast path] in ops/_dispatch.py ----------------------
-    def __add__(self, other):
-        return apply(P.add, self, other)
-
-    __radd__ = __add__
+    __add__ = __radd__ = binary(P.add)
 
     def add(self, other, alpha=1):
         return P.add_tensor(self, other, alpha)
@@ -561,8 +561,7 @@ class Tensor(TensorBase):
     def __iadd__(self, other):
         return apply_(P.add, self, other)
 
-    def __sub__(self, other):
-        return apply(P.sub, self, other)
+    __sub__ = binary(P.sub)
 
     def sub(self, other, alpha=1):
         return P.sub_tensor(self, other, alpha)
@@ -577,18 +576,14 @@ class Tensor(TensorBase):
     def __rsub__(self, other):
         return apply(P.rsub, self, other)
 
-    def __mul__(self, other):
-        return apply(P.mul, self, other)
-
-    __rmul__ = mul = __mul__
+    __mul__ = __rmul__ = mul = binary(P.mul)
 
     def mul_(self, other):
         return apply_(P.mul, self, other)
 
     __imul__ = mul_
 
-    def __truediv__(self, other):
-        return apply(P.div, self, other)
+    __truediv__ = binary(P.div)
 
     def div(self, other, rounding_mode=None):
         return P.div_tensor(self, other, rounding_mode)
@@ -1085,10 +1080,10 @@ class Tensor(TensorBase):
         return apply(gathering.triu_op, self, diagonal=diagonal)
 
     def tril_(self, diagonal=0):
-        return apply_(gathering.tril_op, self, diagonal=diagonal)
+        return gathering.triangle("tril", self, diagonal, in_place=True)
 
     def triu_(self, diagonal=0):
-        return apply_(gathering.triu_op, self, diagonal=diagonal)
+        return gathering.triangle("triu", self, diagonal, in_place=True)
 
     @staticmethod
     def _make_subclass(cls, data, require_grad=False):

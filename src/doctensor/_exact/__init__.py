@@ -15,8 +15,8 @@ sees its mathematics first and its bit-level arithmetic here:
 
 Note [kernels by device]
 Each device runs the kernels of the torch device it stands for, chosen by the tensor's
-device (its backend's ``exact_cpu_kernels``), never by the array module: the emulated CUDA
-device holds NumPy arrays too.
+backend (``ops/_dispatch.py`` runs an op's ``cpu_forward`` only when the backend is
+``numpy_cpu``), never by the array module: the emulated CUDA device holds NumPy arrays too.
 
     device          backend        kernels
     cpu             numpy_cpu      these: torch's CPU bits (fma, softmax, nll_loss's sum)

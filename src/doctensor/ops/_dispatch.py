@@ -17,6 +17,7 @@ by ``autograd/views.py``; in place (``transpose_``) it changes the tensor's own 
 
 import contextvars
 import threading
+import warnings
 import weakref
 
 import numpy as np
@@ -39,8 +40,8 @@ from . import _registry
 from ._layout import contiguous, pointwise_layout
 from ._registry import NO_ATTRS
 
-__all__ = ["apply", "apply_", "set_tensor_class", "needs_grad", "promote", "scalar_as",
-           "check_same_device", "check_broadcast", "check_no_internal_overlap", "QUIET"]
+__all__ = ["apply", "apply_", "binary", "set_tensor_class", "needs_grad", "promote", "scalar_as",
+           "check_same_device", "check_broadcast", "check_overlap", "QUIET"]
 
 Tensor = None  # the Tensor class (tensor.py installs it: set_tensor_class)
 
@@ -268,23 +269,28 @@ _FLOAT_DTYPES = frozenset(map(np.dtype, ("float16", "float32", "float64")))
 _ndarray = np.ndarray
 
 
-_ONE = object()  # apply's second operand when there is none
+def apply(op, *args, **attrs):
+    """Run ``op`` out of place on ``args`` (tensors, Python numbers, None) and record its node
+    when an input requires grad in grad mode; returns the result (a tuple for several)."""
+    if op.kind == "view":
+        return _view(op, args[0], attrs)
+    return _apply(op, args, attrs)
 
 
-def apply(op, self, other=_ONE, /, *rest, **attrs):
-    """``apply(op, *args, **attrs)``: run ``op`` out of place on ``args`` (tensors, Python
-    numbers, None) and record its node when an input requires grad in grad mode; returns the
-    result (a tuple for several).  (The first two operands are named for the fast path.)
+def binary(op):
+    """``Tensor.__add__`` & co.: ``apply(op, self, other)`` for an op with a NumPy ufunc, with
+    a fast path.
 
-    Note [fast path]: a binary op with a NumPy ufunc, on a floating CPU tensor and a Python
-    number or a CPU tensor of the same dtype and shape, is one ufunc call: the dtype is the
-    tensor's (no promotion: NumPy converts a Python number to the array's dtype, as torch
-    does), nothing broadcasts (no shape check) and NumPy lays the result out as torch does
-    (1-d or C-contiguous inputs).  The checks of such ops only refuse bool operands, which
-    never get here.  Grad mode, inference mode and history are handled as below.
+    Note [fast path]: on a floating CPU tensor and a Python number or a CPU tensor of the same
+    dtype and shape, the op is one ufunc call: the dtype is the tensor's (no promotion: NumPy
+    converts a Python number to the array's dtype, as torch does), nothing broadcasts (no
+    shape check) and NumPy lays the result out as torch does (1-d or C-contiguous inputs).
+    The checks of such ops only refuse bool operands, which never get here.  Grad mode,
+    inference mode and history are handled as in ``_apply``.
     """
     ufunc = op.ufunc
-    if ufunc is not None and not attrs and not rest and self.__class__ is Tensor:
+
+    def method(self, other):
         x = self._data
         if x.dtype in _FLOAT_DTYPES and self._backend is numpy_cpu and (
                 (flat := x.ndim < 2) or x.flags.c_contiguous):
@@ -298,7 +304,7 @@ def apply(op, self, other=_ONE, /, *rest, **attrs):
                 out = QUIET.run(ufunc, x, y)
                 grad = (self._requires_grad or other._requires_grad) and GradMode.enabled
             else:
-                return _apply(op, (self, other), attrs)
+                return _apply(op, (self, other), NO_ATTRS)
             if out.__class__ is not _ndarray:  # NumPy gives 0-d results as scalars
                 out = np.asarray(out)
             elif not out.size:
@@ -313,9 +319,10 @@ def apply(op, self, other=_ONE, /, *rest, **attrs):
                 result._grad_fn = _node(op, (self, other), None)
                 result._requires_grad = True
             return result
-    if op.kind == "view":
-        return _view(op, self, attrs)
-    return _apply(op, (self,) if other is _ONE else (self, other, *rest), attrs)
+        return _apply(op, (self, other), NO_ATTRS)
+
+    method.__name__ = method.__qualname__ = op.name
+    return method
 
 
 def _apply(op, args, attrs):
@@ -346,9 +353,9 @@ def _apply(op, args, attrs):
     grad = grad and op.backward is not None
     if len(op.outputs) == 1:
         result = _wrap(_laid_out(op, xp, out, tensors), first)
-        if grad:
-            node = _node(op, args, attrs)
-            _give_history(node, (result,))
+        if grad and out.dtype.kind == "f":  # _record, inlined for one output
+            node = result._grad_fn = _node(op, args, attrs)
+            result._requires_grad = True
             if op.save_outputs:
                 _save_outputs(node, op, (result,))
         return result
@@ -361,12 +368,13 @@ def _apply(op, args, attrs):
 
 def _laid_out(op, xp, out, tensors):
     """A forward's result as torch lays it out: Note [output layout] for pointwise ops (only
-    non-contiguous inputs can matter), contiguous for the others, or the forward's own
-    (``"forward"``; ``"strided"``: even an empty result's strides are the forward's)."""
+    non-contiguous inputs can matter; ``"swapped"``: of the operands in reverse order),
+    contiguous for the others, or the forward's own (``"forward"``; ``"strided"``: even an
+    empty result's strides are the forward's)."""
     if out.__class__ is not _ndarray:
         out = xp.asarray(out)
     layout = op.layout
-    if layout == "strided":
+    if layout == "strided" or not out.ndim:  # a 0-d result has but one layout
         return out
     if not out.size:
         return empty_strides(out, force=True)  # NumPy gives empty arrays zero strides
@@ -375,6 +383,8 @@ def _laid_out(op, xp, out, tensors):
     if layout == "contiguous":
         return contiguous(xp, out)
     if out.ndim > 1:
+        if layout == "swapped":  # rsub: torch's sub with the operands swapped
+            tensors = tensors[::-1]
         for t in tensors:
             if not t._data.flags.c_contiguous:
                 return pointwise_layout(xp, out, [t._data for t in tensors])
@@ -414,11 +424,11 @@ def apply_(op, self, *args, write=None, **attrs):
         check_inplace(self)  # autograd's check runs before the kernel's, as in torch
     if op.kind == "view":
         return _restride(op, self, attrs, grad)
-    if write is None:  # (a write callback checks its operands itself, first thing)
+    check_overlap(op, self)
+    if write is None:  # (a write callback checks its other operands itself, first thing)
         tensors = [a for a in inputs if isinstance(a, TensorBase)]
         if len(tensors) > 1:
             check_same_device(tensors)
-        check_no_internal_overlap(self)
         arrays, out_param = _inplace_operands(op, self, inputs, tensors, attrs)
     originals = None
     if grad and op.saves_self_for(inputs):
@@ -464,14 +474,39 @@ def _inplace_operands(op, self, inputs, tensors, attrs):
     return arrays, op.ufunc is not None and dt is own  # ufunc forwards take out=
 
 
-def check_no_internal_overlap(t):
-    """torch's refusal to write into a tensor whose elements share memory (an expand)."""
-    for size, stride in zip(t._data.shape, t._data.strides):
-        if stride == 0 and size > 1:
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers "
-                "to a single memory location. Please clone() the tensor before performing the "
-                "operation.")
+# Note [writing into an expand]
+# An expanded tensor has elements that share memory.  Most in-place ops refuse to write into
+# it (torch's assert_no_internal_overlap: the TensorIterator ops, copy_, the scatters, the
+# random fills); ``fill_``, ``zero_``, ``tril_``/``triu_`` and ``resize_`` write through it
+# (``overlap="write"``), and ``index_fill_``, ``masked_fill_`` and ``index_put_`` write
+# through with a deprecation warning (``overlap="deprecated"``), each op's own.
+_DEPRECATED = {
+    "index_fill": ("index_fill_", "mask] = scalar", 1913),
+    "masked_fill": ("masked_fill_", "mask] = scalar", 2450),
+    "index_put": ("index_put_", "indices] = tensor", 976),
+}
+
+
+def check_overlap(op, t):
+    """What ``op`` in place does with ``t`` whose elements share memory (Note [writing into
+    an expand]): torch's error, its deprecation warning, or nothing."""
+    if op.overlap == "write" or not _overlaps(t):
+        return
+    if op.overlap == "refuse":
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers "
+            "to a single memory location. Please clone() the tensor before performing the "
+            "operation.")
+    name, example, line = _DEPRECATED[op.name]
+    warnings.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the tensor "
+                  f"before performing this operation. This also applies to advanced indexing "
+                  f"e.g. tensor[{example} (Triggered internally at /__w/pytorch/pytorch/aten/"
+                  f"src/ATen/native/TensorAdvancedIndexing.cpp:{line}.)", UserWarning,
+                  stacklevel=4)
+
+
+def _overlaps(t):
+    return any(stride == 0 and size > 1 for size, stride in zip(t._data.shape, t._data.strides))
 
 
 # -- views -----------------------------------------------------------------------------------

@@ -63,7 +63,7 @@ def preserve_layout(xp, data, like):
 def contiguous(xp, out):
     """A result as torch allocates it: C-contiguous, with torch's strides for size-1 dims too
     (NumPy keeps an input's layout, and odd strides for kept dims)."""
-    if isinstance(out, np.generic) or out.ndim == 0:
+    if isinstance(out, np.generic):
         return xp.asarray(out)
     if out.flags.c_contiguous and 1 not in out.shape:  # the common case: nothing to do
         return out

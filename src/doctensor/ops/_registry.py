@@ -138,15 +138,17 @@ class Op:
     allocates one).  ``promote``: None (arrays as they come), ``"common"`` (torch's
     result_type of the tensor and number operands) or ``"float"`` (that, with integers
     computed in the default float dtype); ``scalars`` names attrs that take part in it (pow's
-    exponent).  ``layout``: ``"pointwise"``, ``"contiguous"``, or the forward's own layout
-    (``"forward"``; ``"strided"`` keeps even an empty result's strides).  A record with a
-    ``ufunc`` has a forward that takes ``out=`` (the in-place fast write).
+    exponent).  ``layout``: ``"pointwise"`` (``"swapped"``: of the operands in reverse
+    order), ``"contiguous"``, or the forward's own layout (``"forward"``; ``"strided"`` keeps
+    even an empty result's strides).  A record with a
+    ``ufunc`` has a forward that takes ``out=`` (the in-place fast write).  ``overlap``: what
+    its in-place variant does to an expanded tensor (Note [writing into an expand]).
     """
 
     def __init__(self, name, grad_fn, forward, inputs=("self",), saves=None, *, outputs=None,
                  kind=None, promote=None, scalars=(), unpromoted=(), check=None, ufunc=None,
                  layout=None, device_attr=None, method=None, function=None, inplace=None,
-                 unsaved=()):
+                 unsaved=(), overlap="refuse"):
         self.name = name
         self.grad_fn = grad_fn
         self.forward = forward
@@ -165,6 +167,7 @@ class Op:
         self.method, self.function, self.inplace = (_names(v) for v in (method, function,
                                                                           inplace))
         self.unsaved = frozenset(unsaved)  # attrs torch's node does not keep: no _saved_<name>
+        self.overlap = overlap  # in place on an expanded tensor: Note [writing into an expand]
         self.saves = {}
         plan = []  # (saved name, indices of its users, input index or -1 - output index)
         for saved, users in (saves or {}).items():

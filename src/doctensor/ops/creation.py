@@ -19,7 +19,7 @@ from .._tensor_base import TensorBase, _wrap, wrap
 from ..backends import for_device
 from ..device import CPU, as_device
 from . import _registry as R
-from ._dispatch import apply, apply_, check_no_internal_overlap
+from ._dispatch import apply, apply_
 from ._layout import copy_as, preserve_layout, strided_zeros
 from ._registry import declare
 
@@ -312,7 +312,7 @@ def from_numpy(array):
                       "internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:213.)",
                       UserWarning, stacklevel=2)
     t = new_tensor(array.view(), CPU, keep_strides=True)
-    t.untyped_storage().resizable = False  # NumPy owns the memory (Note [resize_ grows ...])
+    t.untyped_storage().resizable = False  # NumPy owns it: Note [resize_ grows the storage]
     return t
 
 
@@ -416,7 +416,6 @@ _copy.node_cls.name = lambda self: "torch::autograd::CopyBackwards"
 def copy_(t, src, non_blocking=False):
     """Copy ``src`` (broadcast, cast, moved across devices) into ``t``; one version bump."""
     def write():
-        check_no_internal_overlap(t)
         shape = t._data.shape
         if src._data.shape != shape:
             b = broadcast_shapes(shape, src._data.shape)
@@ -431,12 +430,12 @@ def copy_(t, src, non_blocking=False):
     return apply_(_copy, t, src, write=write)
 
 
-@declare("fill_", "FillBackward2", inplace="fill_")
+@declare("fill_", "FillBackward2", inplace="fill_", overlap="write")
 def _fill(xp, a, value):
     return value
 
 
-@declare("fill_", "FillBackward3", ("self", "value"), inplace="fill_")
+@declare("fill_", "FillBackward3", ("self", "value"), inplace="fill_")  # through copy_
 def _fill_tensor(xp, a, value):
     return value
 
@@ -447,7 +446,7 @@ def fill_tensor_backward(ctx, grad):
     return (zeros_like(grad) if n[0] else None), (grad.sum() if n[1] else None)
 
 
-@declare("zero_", "ZeroBackward0", inplace="zero_")
+@declare("zero_", "ZeroBackward0", inplace="zero_", overlap="write")
 def _zero(xp, a):
     return 0
 
@@ -467,7 +466,7 @@ def fill_(t, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.dim()} dimensions.")
         number = value.item()
-        return apply_(_fill_tensor, t, value, write=lambda: _write_fill(t, number, True))
+        return apply_(_fill_tensor, t, value, write=lambda: _write_fill(t, number))
     return apply_(_fill, t, write=lambda: _write_fill(t, value))
 
 
@@ -475,11 +474,8 @@ def zero_(t):
     return apply_(_zero, t, write=lambda: _write_fill(t, 0))
 
 
-def _write_fill(t, value, through_copy=False):
-    """Write the number ``value`` everywhere in ``t``; torch's fill_ with a tensor goes
-    through copy_, which refuses an expanded tensor."""
-    if through_copy:
-        check_no_internal_overlap(t)
+def _write_fill(t, value):
+    """Write the number ``value`` everywhere in ``t``."""
     dtype = _BY_NP[t._data.dtype]
     _dtypes.check_fits(value, dtype)
     t._data[...] = _dtypes.cast_scalar(value, dtype)

@@ -74,40 +74,20 @@ def index_select(t, dim, index):
 
 def _check_index_vector(name, t, dim, index, source=None, negative=False):
     """torch's checks of index_add / index_copy / index_fill's index (a vector of int64, or
-    int32 for index_add) and of a source's shape; returns (wrapped dim, index array)."""
+    int32 for index_add) and source, in torch's order; returns (wrapped dim, index array)."""
     check_same_device([x for x in (t, index, source) if x is not None])
     d = S.wrap_dim(dim, max(t._data.ndim, 1))
     idx = index._data
     if name == "index_add_":
-        if idx.dtype not in _INDEX_KINDS:
-            raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
-                               f"{_BY_NP[idx.dtype].scalar_name}")
-        if idx.ndim > 1:
-            raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
-                             f"{idx.ndim} with type: {_BY_NP[idx.dtype].scalar_name} and size: "
-                             f"{list(idx.shape)}")
-    elif name == "index_copy_" and idx.dtype != np.int64:
-        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
-                           f"{_BY_NP[idx.dtype].scalar_name}")
-    elif name == "index_fill_":
+        _check_index_add(t, d, idx, source)
+    elif name == "index_copy_":
+        _check_index_copy(t, d, idx, source)
+    else:  # index_fill_
         if idx.dtype != np.int64:
             raise IndexError("index_fill_(): Expected dtype int64 for index.")
         if idx.ndim > 1:
             raise RuntimeError("Index has to be a vector/scalar")
     size = t._data.shape[d] if t._data.ndim else 1
-    if source is not None:
-        count = source._data.shape[d] if source._data.ndim else 1
-        if name == "index_copy_" and idx.size != count:
-            raise IndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to "
-                             f"source.size(dim) ({count})")
-        if name == "index_add_" and idx.size != count:
-            raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal "
-                               f"to source.size(dim): ({count}), for dim: {d}")
-        rest = [n for k, n in enumerate(t._data.shape) if k != d]
-        if rest != [n for k, n in enumerate(source._data.shape) if k != d]:
-            raise RuntimeError(f"source tensor shape must match self tensor shape, excluding "
-                               f"the specified dimension. Got self.shape = {list(t.shape)} "
-                               f"source.shape = {list(source.shape)}")
     flat = idx.reshape(-1)
     low = -size if negative else 0
     bad = (flat < low) | (flat >= size)
@@ -117,6 +97,65 @@ def _check_index_vector(name, t, dim, index, source=None, negative=False):
         raise (RuntimeError if name == "index_add_" else IndexError)(
             f"{prefix}index {value} is out of bounds for dimension {d} with size {size}")
     return d, flat % size if negative and size else flat
+
+
+def _sliced(t, d):
+    """``t``'s sizes without dim ``d``."""
+    return [n for k, n in enumerate(t._data.shape) if k != d]
+
+
+def _check_index_add(t, d, idx, source):
+    """torch's index_func_meta_impl, for index_add."""
+    if idx.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                         f"{idx.ndim} with type: {_BY_NP[idx.dtype].scalar_name} and size: "
+                         f"{list(idx.shape)}")
+    if idx.dtype not in _INDEX_KINDS:
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{_BY_NP[idx.dtype].scalar_name}")
+    mine, theirs = _BY_NP[t._data.dtype], _BY_NP[source._data.dtype]
+    if mine is not theirs:
+        raise RuntimeError(f"index_add_(): self ({mine.scalar_name}) and source "
+                           f"({theirs.scalar_name}) must have the same scalar type")
+    count = source._data.shape[d] if source._data.ndim else 1
+    if idx.size != count:
+        raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal "
+                           f"to source.size(dim): ({count}), for dim: {d}")
+    if source._data.ndim and t._data.ndim and _sliced(t, d) != _sliced(source, d):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding "
+                           f"the specified dimension. Got self.shape = {list(t.shape)} "
+                           f"source.shape = {list(source.shape)}")
+
+
+def _check_index_copy(t, d, idx, source):
+    """torch's index_copy meta function."""
+    if idx.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
+    src_ndim, ndim = source._data.ndim, t._data.ndim
+    if not src_ndim and idx.size != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one "
+                         f"element (got {idx.size})")
+    if src_ndim != ndim and src_ndim and ndim:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({src_ndim}), "
+                         f"destination dimensionality ({ndim})")
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{_BY_NP[idx.dtype].scalar_name}")
+    mine, theirs = _BY_NP[t._data.dtype], _BY_NP[source._data.dtype]
+    if mine is not theirs:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, "
+                           f"but got (self) {mine.scalar_name} and (source) "
+                           f"{theirs.scalar_name}")
+    mine, theirs = _sliced(t, d), _sliced(source, d)
+    if mine != theirs:
+        raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
+                           f"shapes. Destination slice shape: {' '.join(map(str, mine))} at "
+                           f"dimension {d} and source slice shape: "
+                           f"{' '.join(map(str, theirs))} at dimension 0.")
+    if src_ndim and idx.size != source._data.shape[d]:
+        raise IndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to "
+                         f"source.size(dim) ({source._data.shape[d]})")
 
 
 def index_add(t, dim, index, source, alpha=1, in_place=False):
@@ -129,7 +168,8 @@ def index_add(t, dim, index, source, alpha=1, in_place=False):
 
 
 @declare("index_fill", "IndexFillBackward0", ("self", "index"), saves={"index": "self"},
-         unsaved=("value",), method="index_fill", inplace="index_fill_", function="index_fill")
+         unsaved=("value",), method="index_fill", inplace="index_fill_", function="index_fill",
+         overlap="deprecated")
 def _index_fill(xp, a, index, dim, value):
     out = a.copy()
     size = a.shape[dim] if a.ndim else 1
@@ -283,7 +323,7 @@ def _check_scatter(name, t, dim, index, src):
     if index._data.dtype not in _INDEX_KINDS:
         raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
     if src is not None and src._data.dtype != t._data.dtype:
-        raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     ndim, idx = max(t._data.ndim, 1), index._data
     d = S.wrap_dim(dim, ndim)
     if not idx.size:
@@ -442,24 +482,33 @@ def _check_triangle(name):
 
 def _triangle_op(name):
     @declare(name, name.capitalize() + "Backward0", check=_check_triangle(name), method=name,
-             inplace=name + "_", function=name)
+             inplace=name + "_", function=name, overlap="write")
     def op(xp, a, diagonal):
         return getattr(xp, name)(a, diagonal).astype(a.dtype, copy=False)
 
     @op.def_backward
     def triangle_backward(ctx, grad):
-        return (triangle(name, grad, ctx.diagonal),)
+        return (apply(op, grad, diagonal=ctx.diagonal),)
     return op
 
 
 tril_op, triu_op = _triangle_op("tril"), _triangle_op("triu")
-_TRIANGLES = {"tril": tril_op, "triu": triu_op}
 
 
 def triangle(name, t, diagonal=0, in_place=False):
     """``tril`` (on and below the ``diagonal``) or ``triu`` (on and above) of the last two
-    dims; everything else is zero."""
-    return _run(_TRIANGLES[name], in_place, t, diagonal=diagonal)
+    dims; everything else is zero.  In place, torch's kernel writes only those zeros (which
+    shows in an expanded tensor: Note [writing into an expand])."""
+    op = tril_op if name == "tril" else triu_op
+    if not in_place:
+        return apply(op, t, diagonal=diagonal)
+
+    def write():
+        n, m = t._data.shape[-2:]
+        keep = np.tri(n, m, diagonal, dtype=bool) if name == "tril" else \
+            ~np.tri(n, m, diagonal - 1, dtype=bool)
+        t._backend.xp.copyto(t._data, 0, casting="unsafe", where=t._backend.xp.asarray(~keep))
+    return apply_(op, t, write=write, diagonal=diagonal)
 
 
 # -- unique and bincount --------------------------------------------------------------------------

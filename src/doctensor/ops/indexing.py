@@ -8,7 +8,7 @@ import numpy as np
 from .. import _dtypes
 from .._strides import broadcast_shapes, contiguous_strides, iter_output_strides
 from .._tensor_base import TensorBase, empty_strides
-from ._dispatch import apply, apply_, check_no_internal_overlap, check_same_device
+from ._dispatch import apply, apply_, check_same_device
 from ._layout import element_strides, layout_as
 from ._registry import declare
 from .creation import full
@@ -233,7 +233,7 @@ def _torch_index_error(e):
     return msg
 
 
-@declare("index_put", "IndexPutBackward0", ("self", "values"))
+@declare("index_put", "IndexPutBackward0", ("self", "values"), overlap="deprecated")
 def _index_put(xp, a, values, indices, accumulate):
     out = a.copy()
     if accumulate:
@@ -327,14 +327,14 @@ def _index_put_inplace(t, idx, value):
 
 @declare("masked_fill", "MaskedFillBackward0", ("self", "mask"), saves={"mask": "self"},
          unsaved=("value",), method="masked_fill", inplace="masked_fill_",
-         function="masked_fill")
+         function="masked_fill", overlap="deprecated")
 def _masked_fill(xp, a, mask, value):
     return xp.where(mask, value, a)
 
 
 @declare("masked_fill", "MaskedFillBackward1", ("self", "mask", "value"),
          saves={"mask": ("self", "value")}, method="masked_fill", inplace="masked_fill_",
-         function="masked_fill")
+         function="masked_fill", overlap="deprecated")
 def _masked_fill_tensor(xp, a, mask, value):
     return xp.where(mask, value.astype(a.dtype), a)
 
@@ -381,7 +381,6 @@ def masked_fill(t, mask, value, in_place=False):
     fill = _dtypes.cast_scalar(fill, dtype)
 
     def write():
-        check_no_internal_overlap(t)
         t._backend.xp.copyto(t._data, fill, where=mask._data)
     if op is _masked_fill:
         return apply_(op, t, *operands, write=write, value=fill)

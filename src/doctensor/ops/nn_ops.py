@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .._dtypes import int64
+from .._dtypes import _BY_NP, int64
 from .._exact.fma import fma32
 from .._exact.softmax import softmax_cpu
 from .._exact.summation import cascade_sum
@@ -98,8 +98,18 @@ def _lerp(mul_add):
     return forward
 
 
+def _check_lerp(self, end, weight=0.5):
+    """torch's lerp takes ``end`` in ``self``'s dtype only, and floating tensors only."""
+    want, got = _BY_NP[self._data.dtype], _BY_NP[end._data.dtype]
+    if got is not want:
+        raise RuntimeError(f"expected dtype {want.c_name} for `end` but got dtype {got.c_name}")
+    if not want.is_floating_point:
+        raise NotImplementedError(f'"lerp_kernel_scalar" not implemented for '
+                                  f"'{want.scalar_name}'")
+
+
 lerp_op = declare("lerp", "LerpBackward0", ("self", "end"), kind="pointwise", method="lerp",
-                  inplace="lerp_", function="lerp")(_lerp(_mul_add))
+                  inplace="lerp_", function="lerp", check=_check_lerp)(_lerp(_mul_add))
 lerp_op.on_cpu(_lerp(_fma))
 
 

@@ -16,9 +16,9 @@ from ._dispatch import apply, apply_, scalar_as
 from ._registry import declare
 from .creation import zeros_like
 
-__all__ = ["add", "sub", "rsub", "mul", "div", "div_rounding", "reciprocal", "remainder",
-           "remainder_tensor", "floor_divide", "pow_scalar", "pow_tensor", "rpow", "neg", "abs_",
-           "sign", "sgn", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rsqrt", "log1p",
+__all__ = ["add", "sub", "rsub", "rsub_tensor", "mul", "div", "div_rounding", "reciprocal",
+           "remainder", "remainder_tensor", "floor_divide", "pow_scalar", "pow_tensor", "rpow",
+           "neg", "abs_", "sign", "sgn", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rsqrt", "log1p",
            "expm1", "erf", "erfc", "atan2", "round_", "round_decimals", "floor", "ceil", "trunc",
            "frac", "isnan", "isinf", "isfinite", "relu", "clamp", "clamp_min", "clamp_max", "fmod",
            "nan_to_num", "isclose", "where", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
@@ -131,15 +131,31 @@ def sub_tensor(self, other, alpha=1):
     return apply(sub, self, other) if alpha == 1 else apply(sub, self, other, alpha=alpha)
 
 
-@declare("rsub", "RsubBackward1", ("self", "other"), kind="pointwise", check=_check_sub,
-         method="__rsub__", function="rsub")
-def rsub(xp, a, b):
-    return xp.subtract(b, a)
+def _reversed(forward):
+    """``other - alpha * self``: sub's forward with its operands swapped."""
+    def rsub_forward(xp, a, b, alpha=1):
+        return forward(xp, b, a, alpha)
+    return rsub_forward
+
+
+# rsub(self, other): RsubBackward1 for a number ``other`` (``2 - t``), RsubBackward0 for a tensor
+rsub = declare("rsub", "RsubBackward1", ("self", "other"), kind="pointwise", check=_check_sub,
+               method="__rsub__", function="rsub")(_reversed(sub.forward))
+rsub_tensor = declare("rsub", "RsubBackward0", ("self", "other"), kind="pointwise",
+                      check=_check_sub, function="rsub", layout="swapped")(_reversed(sub.forward))
+for _op in (rsub, rsub_tensor):
+    _op.on_cpu(_reversed(sub.cpu_forward))
 
 
 @rsub.def_backward
 def rsub_backward(ctx, grad):
-    return -grad, None
+    alpha = ctx.attrs.get("alpha", 1)
+    return (-grad if alpha == 1 else grad * -alpha), None
+
+
+@rsub_tensor.def_backward
+def rsub_tensor_backward(ctx, grad):
+    return rsub_backward(ctx, grad)[0], grad
 
 
 @declare("mul", "MulBackward0", ("self", "other"), kind="pointwise", ufunc=np.multiply,

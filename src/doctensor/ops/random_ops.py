@@ -9,7 +9,7 @@ import numpy as np
 from .. import random as _random
 from .._dtypes import _BY_NP, get_default_dtype, int64
 from .._tensor_base import TensorBase
-from ._dispatch import apply_, check_no_internal_overlap
+from ._dispatch import apply_
 from ._registry import declare
 from .creation import check_requires_grad, full, full_like, new_tensor
 from .pointwise import zero_gradient
@@ -78,10 +78,7 @@ def write_in_memory_order(t, flat):
 
 def _fill_random(t, op, draw):
     """Fill ``t`` in place with ``draw()`` (host values, drawn after torch's checks)."""
-    def write():
-        check_no_internal_overlap(t)
-        write_in_memory_order(t, draw())
-    return apply_(op, t, write=write)
+    return apply_(op, t, write=lambda: write_in_memory_order(t, draw()))
 
 
 # the random fills: each writes its own way (``_fill_random``); the result does not depend

@@ -10,6 +10,7 @@ write a view's gradient into zeros of the input's shape.
 import gc
 import math
 import numbers
+import operator
 import warnings
 
 from .. import _strides as S
@@ -419,27 +420,40 @@ as_strided_backward = _embed(as_strided, "AsStridedBackwardBackward0")
 def _check_resize(self, size):
     if self._requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
-    for i, n in enumerate(size):
-        if not isinstance(n, numbers.Integral):
-            kind = type(n).__name__
-            if len(size) == 1:
-                raise TypeError(f"resize_(): argument 'size' (position 1) must be tuple of "
-                                f"ints, not {kind}")
-            raise TypeError(f"resize_(): argument 'size' failed to unpack the object at pos "
-                            f"{i + 1} with error \"type must be tuple of ints,but got {kind}\"")
     if any(n < 0 for n in size):
         raise RuntimeError("numel: integer multiplication overflow")
 
 
+def _resize_sizes(size):
+    """``resize_``'s sizes as ints, as torch's argument parser reads them: ints, or integer
+    tensors of one element (``__index__``); anything else is its TypeError."""
+    out = []
+    for i, n in enumerate(size):
+        try:
+            if isinstance(n, bool) or not isinstance(n, (numbers.Integral, TensorBase)):
+                raise TypeError
+            out.append(operator.index(n))
+        except TypeError:
+            kind = type(n).__name__
+            if len(size) == 1:
+                raise TypeError(f"resize_(): argument 'size' (position 1) must be tuple of "
+                                f"ints, not {kind}") from None
+            raise TypeError(f"resize_(): argument 'size' failed to unpack the object at pos "
+                            f"{i + 1} with error \"type must be tuple of ints,but got {kind}\""
+                            ) from None
+    return tuple(out)
+
+
 # resize_ writes no values: ``resize_`` hands the dispatch its own write
-_resize = declare("resize_", None, check=_check_resize, inplace=("resize_", "resize_as_"))(None)
+_resize = declare("resize_", None, check=_check_resize, inplace=("resize_", "resize_as_"),
+                  overlap="write")(None)
 
 
 def resize_(t, size):
     """``resize_``: a contiguous geometry over the same storage, grown if it must be
     (Note [resize_ grows the storage]); the same size changes nothing, not even the
     strides or the version."""
-    size = tuple(size)
+    size = _resize_sizes(size)
     if size == t._data.shape:
         _check_resize(t, size)
         return t
