@@ -155,9 +155,7 @@ ARITHMETIC = [
     OpInfo("FmodBackward0", "fmod_zero", lambda T, x: x.fmod(0), UNARY_NONEMPTY,
            dtypes=NUM),  # integers: an error
     OpInfo("FmodBackward0", "fmod_zero_empty", lambda T, x: x.fmod(0), [(0,), (0, 3)],
-           dtypes=INTEGERS + ("bool",),
-           xfail="an integer division by zero of an empty tensor: torch returns an empty "
-                 "tensor, doctensor raises RuntimeError('ZeroDivisionError')"),
+           dtypes=INTEGERS + ("bool",)),
     u("FmodBackward0", "fmod_scalar_", lambda T, x: x.clone().fmod_(1.5), dtypes=FLOATS),
     b("FmodBackward0", "fmod_tensor", lambda T, x, y: T.fmod(x, y), nonzero=(1,),
       dtypes=FLOATS, xfail="torch's fmod(Tensor, Tensor) node is FmodBackward1 (and it "
@@ -299,9 +297,7 @@ ELEMENTWISE = [
       lambda T, x: _special(x).isclose(_special(x), equal_nan=True)),
     u("isclose", "isclose_same", lambda T, x: T.isclose(x, x)),
     u("isclose", "isclose_mixed_dtypes", lambda T, x: T.isclose(x, x.double()),
-      dtypes=("float32", "int64"),
-      xfail="torch refuses operands of different dtypes (RuntimeError: Float did not match "
-            "Double), doctensor promotes them"),
+      dtypes=("float32", "int64")),
 ]
 
 MASKS_AND_LOGIC = [
@@ -358,16 +354,11 @@ COPIES = [
     OpInfo("CopyBackwards", "copy_", lambda T, x, y: x.clone().copy_(y), BINARY_NONEMPTY,
            variants=_pair),
     OpInfo("CopyBackwards", "copy_empty", lambda T, x, y: x.clone().copy_(y),
-           [((0, 3), (3,)), ((0,), ())],
-           xfail="in place into an empty tensor with zero strides (T.tensor(np.zeros((0, 3))) "
-                 "has them, as in torch): torch writes nothing, doctensor refuses ('more than "
-                 "one element of the written-to tensor refers to a single memory location')"),
+           [((0, 3), (3,)), ((0,), ())]),
     OpInfo("CopyBackwards", "copy_other_dtype",
            lambda T, x, y: x.clone().copy_(y.double()), BINARY[:3]),
     OpInfo("CopyBackwards", "copy_into_long",
-           lambda T, x, y: x.detach().long().copy_(y), BINARY[:3], dtypes=FLOATS,
-           xfail="copy_ of a tensor that requires grad into an integer one: torch's result "
-                 "requires no grad, doctensor's requires grad (grad_fn CopyBackwards)"),
+           lambda T, x, y: x.detach().long().copy_(y), BINARY[:3], dtypes=FLOATS),
     u("FillBackward2", "fill_", lambda T, x: x.clone().fill_(2.5), variants=_with(2.5)),
     u("FillBackward2", "fill_int", lambda T, x: x.clone().fill_(-1)),  # uint8: an overflow
     u("FillBackward2", "fill_bool", lambda T, x: x.clone().fill_(True)),
@@ -394,12 +385,8 @@ REDUCTIONS = [
            [(3, 4), (2, 3, 4), ((3, 4), "T"), (1, 4)], dtypes=FLOATS + ("float16", "int64"),
            variants=_with(1)),
     OpInfo("SumBackward1", "sum_to_size_small_ints", lambda T, x: x.sum_to_size(1, 4),
-           [(3, 4), (2, 3, 4)], dtypes=("int32", "uint8", "bool"),
-           xfail="torch's sum_to_size sums int32, uint8 and bool into int64 (as sum), "
-                 "doctensor keeps the input's dtype"),
-    OpInfo("SumBackward1", "sum_to_size_error", lambda T, x: x.sum_to_size(1, 4), [(4,)],
-           xfail="sum_to_size to more dims: torch raises 'size {[1, 4]} is not expandable to "
-                 "size {[4]}.', doctensor \"shape '[1, 4]' is invalid for input of size 1\""),
+           [(3, 4), (2, 3, 4)], dtypes=("int32", "uint8", "bool")),
+    OpInfo("SumBackward1", "sum_to_size_error", lambda T, x: x.sum_to_size(1, 4), [(4,)]),
     OpInfo("SumBackward0", "sum_dtype", lambda T, x: x.sum(dtype=T.float64), REDUCE),
     OpInfo("MeanBackward0", "mean", lambda T, x: x.mean(), REDUCE, variants=_self),
     OpInfo("MeanBackward1", "mean_dim", lambda T, x: T.mean(x, 0, keepdim=True), REDUCE_DIM,
@@ -508,21 +495,15 @@ REDUCTIONS = [
     OpInfo("MedianBackward1", "median_empty_dim", lambda T, x: x.median(0), [(0, 3)],
            dtypes=NO_BOOL),
     OpInfo("MedianBackward0", "median_bool", lambda T, x: x.median(), [(5,), (3, 4)],
-           dtypes=("bool",),
-           xfail="torch refuses bool ('\"median_cpu\" not implemented for 'Bool''), "
-                 "doctensor gives a bool median"),
+           dtypes=("bool",)),
     OpInfo("MedianBackward1", "median_dim_bool", lambda T, x: x.median(0), [(5,), (3, 4)],
-           dtypes=("bool",),
-           xfail="torch refuses bool ('\"median_out\" not implemented for 'Bool''), "
-                 "doctensor gives bool medians"),
+           dtypes=("bool",)),
     OpInfo("TraceBackward0", "trace", lambda T, x: x.trace(), MATRICES + [(3, 0)],
            dtypes=NO_BOOL, variants=_self),
     OpInfo("TraceBackward0", "trace_errors", lambda T, x: T.trace(x), [(5,), (2, 3, 4), ()],
            dtypes=NO_BOOL),
     OpInfo("TraceBackward0", "trace_bool", lambda T, x: x.trace(), [(3, 4), (5,)],
-           dtypes=("bool",),
-           xfail="torch refuses bool ('\"trace\" not implemented for 'Bool''), doctensor "
-                 "sums the diagonal (tensor(2))"),
+           dtypes=("bool",)),
     # -- scans -------------------------------------------------------------------------------
     OpInfo("CumsumBackward0", "cumsum", lambda T, x: x.cumsum(0), UNARY, variants=_with(0)),
     OpInfo("CumsumBackward0", "cumsum_last", lambda T, x: T.cumsum(x, -1), REDUCE_DIM),

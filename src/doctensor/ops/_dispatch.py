@@ -419,7 +419,7 @@ def apply_(op, self, *args, write=None, **attrs):
     inputs = (self, *args)
     if op.check is not None:
         op.check(*inputs, **attrs)
-    grad = op.backward is not None and needs_grad(inputs)
+    grad = op.backward is not None and needs_grad(inputs) and self._data.dtype.kind == "f"
     if grad:
         check_inplace(self)  # autograd's check runs before the kernel's, as in torch
     if op.kind == "view":
@@ -506,7 +506,9 @@ def check_overlap(op, t):
 
 
 def _overlaps(t):
-    return any(stride == 0 and size > 1 for size, stride in zip(t._data.shape, t._data.strides))
+    data = t._data
+    return data.size > 1 and any(stride == 0 and size > 1
+                                 for size, stride in zip(data.shape, data.strides))
 
 
 # -- views -----------------------------------------------------------------------------------

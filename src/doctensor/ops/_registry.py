@@ -85,18 +85,26 @@ class OpNode(Node):
                     g._data.shape != meta[0] or g._data.dtype.char != meta[1]):
                 if fitted is None:
                     fitted = list(outs)
-                fitted[i] = _fit(g, meta)
+                fitted[i] = _fit(self, i, g, meta)
         return outs if fitted is None else fitted
 
     def release(self):
         release_saved(self.saved)
 
 
-def _fit(grad, meta):
+def _fit(node, index, grad, meta):
     """Un-broadcast a gradient to its input's shape and cast it to the input's dtype: the
-    one place gradients are un-broadcast."""
+    one place gradients are un-broadcast; one that cannot be is torch's error (``index``:
+    the input's position; torch's nodes have no edges for integer inputs, so its index can
+    be lower)."""
     shape, code = meta
-    if grad._data.shape != shape:
+    got = grad._data.shape
+    if got != shape:
+        lead = len(got) - len(shape)
+        if lead < 0 or any(s not in (1, n) for s, n in zip(shape, got[lead:])):
+            raise RuntimeError(f"Function {type(node).__name__} returned an invalid gradient at "
+                               f"index {index} - got [{', '.join(map(str, got))}] but expected "
+                               f"shape compatible with [{', '.join(map(str, shape))}]")
         grad = grad.sum_to_size(shape)
     if grad._data.dtype != np.dtype(code):
         grad = grad.to(_BY_NP[np.dtype(code)])

@@ -11,6 +11,7 @@ derivative follows (under ``create_graph`` its nodes are ours, not torch's
 
 import numpy as np
 
+from .._dtypes import bool_, uint8
 from ..random import _check_floating
 from ._dispatch import apply, apply_
 from .nn_ops import _f
@@ -150,7 +151,8 @@ def softplus(t, beta=1.0, threshold=20.0):
     return _run(softplus_op, t, {"beta": beta, "threshold": threshold}, False, "softplus_cpu")
 
 
-@declare("log_sigmoid", "LogSigmoidBackward0", saves={"self": "self"})
+@declare("log_sigmoid", "LogSigmoidBackward0", layout="contiguous",
+         saves={"self": "self"})
 def log_sigmoid_op(xp, a):
     return wide(lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), a)
 
@@ -180,6 +182,10 @@ def hardtanh_backward(ctx, grad):
 def hardtanh(t, min_val=-1.0, max_val=1.0, in_place=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if t.dtype is bool_:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if t.dtype is uint8 and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     return _run(hardtanh_op, t, {"min_val": min_val, "max_val": max_val}, in_place)
 
 
@@ -268,6 +274,8 @@ threshold_inplace_op.def_backward(_threshold_backward)
 
 
 def threshold(t, threshold, value, in_place=False):
+    if t.dtype is bool_:
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
     attrs = {"threshold": threshold, "value": value}
     return _run(threshold_op, t, attrs, in_place, out_op=threshold_inplace_op)
 

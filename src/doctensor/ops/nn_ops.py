@@ -14,12 +14,14 @@ import math
 
 import numpy as np
 
-from .._dtypes import _BY_NP, int64
+from .._dtypes import _BY_NP, bool_, int64
 from .._exact.fma import fma32
 from .._exact.softmax import softmax_cpu
 from .._exact.summation import cascade_sum
 from .._strides import broadcast_shapes, wrap_dim
-from ._dispatch import apply, apply_
+from .._tensor_base import TensorBase
+from ..random import _check_floating
+from ._dispatch import apply, apply_, promote
 from ._registry import declare
 from .creation import from_array
 from .pointwise import exp, where_tensor
@@ -35,9 +37,17 @@ def _f(x, dtype):
     return np.asarray(x, dtype=dtype)[()]
 
 
-def _nn_op(name, grad_fn, inputs=("self",), **fields):
-    """``declare`` for these ops: the result keeps the layout NumPy gives it."""
-    return declare(name, grad_fn, inputs, layout="forward", **fields)
+def _floating(kernel):
+    """A record's check: torch's CPU kernel ``kernel`` refuses tensors that are not floating
+    (the dtype its operands are computed in)."""
+    def check(*args, **attrs):
+        _check_floating(kernel, promote(args))
+    return check
+
+
+def _nn_op(name, grad_fn, inputs=("self",), layout="forward", **fields):
+    """``declare`` for these ops: the result keeps the layout NumPy gives it, unless told."""
+    return declare(name, grad_fn, inputs, layout=layout, **fields)
 
 
 # -- fused pointwise ops (the optimizers' arithmetic) ------------------------------------------
@@ -60,9 +70,26 @@ def _addcmul(mul_add):
     return lambda xp, a, t1, t2, value=1: mul_add(_f(value, a.dtype) * t1, t2, a)
 
 
+def _check_addcmul(self, t1, t2, value=1):
+    if _BY_NP[self._data.dtype] is bool_:
+        raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+
+
+def _check_addcdiv(self, t1, t2, value=1):
+    if not (t1.dtype.is_floating_point or t2.dtype.is_floating_point):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))."
+            "to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes.")
+
+
 addcmul_op = declare("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
                      kind="pointwise", saves={"tensor1": "tensor2", "tensor2": "tensor1"},
-                     method="addcmul", inplace="addcmul_", function="addcmul")(
+                     check=_check_addcmul, method="addcmul", inplace="addcmul_",
+                     function="addcmul")(
     _addcmul(_mul_add))
 addcmul_op.on_cpu(_addcmul(_fma))
 
@@ -76,7 +103,7 @@ def addcmul_backward(ctx, grad):
 
 @declare("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"), kind="pointwise",
          promote="float", saves={"tensor1": "tensor2", "tensor2": ("tensor1", "tensor2")},
-         method="addcdiv", inplace="addcdiv_", function="addcdiv")
+         check=_check_addcdiv, method="addcdiv", inplace="addcdiv_", function="addcdiv")
 def addcdiv_op(xp, a, t1, t2, value=1):
     return a + (_f(value, a.dtype) * t1) / t2
 
@@ -99,12 +126,16 @@ def _lerp(mul_add):
 
 
 def _check_lerp(self, end, weight=0.5):
-    """torch's lerp takes ``end`` in ``self``'s dtype only, and floating tensors only."""
-    want, got = _BY_NP[self._data.dtype], _BY_NP[end._data.dtype]
-    if got is not want:
-        raise RuntimeError(f"expected dtype {want.c_name} for `end` but got dtype {got.c_name}")
+    """torch's lerp takes ``end`` (and a tensor ``weight``) in ``self``'s dtype only, and
+    floating tensors only."""
+    want = _BY_NP[self._data.dtype]
+    for name, other in (("end", end), ("weight", weight)):
+        if isinstance(other, TensorBase) and _BY_NP[other._data.dtype] is not want:
+            raise RuntimeError(f"expected dtype {want.c_name} for `{name}` but got dtype "
+                               f"{_BY_NP[other._data.dtype].c_name}")
     if not want.is_floating_point:
-        raise NotImplementedError(f'"lerp_kernel_scalar" not implemented for '
+        kind = "tensor" if isinstance(weight, TensorBase) else "scalar"
+        raise NotImplementedError(f'"lerp_kernel_{kind}" not implemented for '
                                   f"'{want.scalar_name}'")
 
 
@@ -120,6 +151,28 @@ def lerp_backward(ctx, grad):
     return (grad * (1 - w) if n[0] else None, grad * w if n[1] else None)
 
 
+def _lerp_tensor(mul_add):
+    """torch's vectorised lerp with a weight per element: one multiply-add either way."""
+    def forward(xp, a, end, w):
+        near = xp.abs(w) < 0.5
+        return mul_add(xp.where(near, w, w - w.dtype.type(1)), end - a, xp.where(near, a, end))
+    return forward
+
+
+lerp_tensor_op = declare("lerp", "LerpBackward1", ("self", "end", "weight"), kind="pointwise",
+                         saves={"weight": ("self", "end"), "self": "weight", "end": "weight"},
+                         method="lerp", inplace="lerp_", function="lerp",
+                         check=_check_lerp)(_lerp_tensor(_mul_add))
+lerp_tensor_op.on_cpu(_lerp_tensor(_fma))
+
+
+@lerp_tensor_op.def_backward
+def lerp_tensor_backward(ctx, grad):
+    n, w = ctx.needs_input_grad, ctx.weight
+    return (grad * (1 - w) if n[0] else None, grad * w if n[1] else None,
+            grad * (ctx.end - ctx.self) if n[2] else None)
+
+
 def addcmul(t, t1, t2, value=1, in_place=False):
     return (apply_ if in_place else apply)(addcmul_op, t, t1, t2, value=value)
 
@@ -129,7 +182,10 @@ def addcdiv(t, t1, t2, value=1, in_place=False):
 
 
 def lerp(t, end, weight, in_place=False):
-    return (apply_ if in_place else apply)(lerp_op, t, end, weight=weight)
+    run = apply_ if in_place else apply
+    if isinstance(weight, TensorBase):
+        return run(lerp_tensor_op, t, end, weight)
+    return run(lerp_op, t, end, weight=weight)
 
 
 # -- softmax ---------------------------------------------------------------------------------
@@ -140,22 +196,39 @@ _CPU_SOFTMAX = (np.dtype(np.float32), np.dtype(np.float64))
 def _check_softmax(name):
     def check(self, dim):
         if not self.dtype.is_floating_point:
-            raise RuntimeError(f'"{name}" not implemented for \'{self.dtype.scalar_name}\'')
+            kernel = "lastdim_kernel_impl" if dim >= self.dim() - 1 else "kernel_impl"
+            raise NotImplementedError(f'"{name}_{kernel}" not implemented for '
+                                      f"'{self.dtype.scalar_name}'")
     return check
 
 
-@_nn_op("softmax", "SoftmaxBackward0", check=_check_softmax("softmax_lastdim_kernel_impl"),
+def _softmax_kernel(forward):
+    """A softmax kernel as torch runs it on any shape: a 0-d tensor as one element, an empty
+    one to an empty result."""
+    def kernel(xp, *arrays, dim):
+        first = arrays[0]
+        if not first.size:
+            return xp.empty(first.shape, first.dtype)
+        if first.ndim:
+            return forward(xp, *arrays, dim=dim)
+        return forward(xp, *(a.reshape(1) for a in arrays), dim=0).reshape(())
+    return kernel
+
+
+@_nn_op("softmax", "SoftmaxBackward0", check=_check_softmax("softmax"), layout="contiguous",
         saves={"result": "self"}, method="softmax", function="softmax")
+@_softmax_kernel
 def softmax_op(xp, a, dim):
     e = xp.exp(a - a.max(axis=dim, keepdims=True))
     return e * (a.dtype.type(1) / e.sum(axis=dim, keepdims=True))
 
 
 @softmax_op.on_cpu
+@_softmax_kernel
 def softmax_cpu_op(xp, a, dim):
     if a.dtype in _CPU_SOFTMAX:
         return softmax_cpu(a, dim, log=False)  # torch's bits: Note [softmax kernel]
-    return softmax_op.forward(xp, a, dim)
+    return softmax_op.forward(xp, a, dim=dim)
 
 
 @softmax_op.def_backward
@@ -169,6 +242,7 @@ def _sum_kept(xp, a, dim):
 
 @_nn_op("_softmax_backward_data", "SoftmaxBackwardDataBackward0", ("grad_output", "output"),
         saves={"grad_output": "output", "output": ("grad_output", "output")})
+@_softmax_kernel
 def softmax_backward_data(xp, g, y, dim):
     return (g - _sum_kept(xp, g * y, dim)) * y
 
@@ -183,19 +257,21 @@ def softmax_backward_data_backward(ctx, grad):
     return (apply(softmax_backward_data, grad, y, dim=dim) if n[0] else None, dy)
 
 
-@_nn_op("log_softmax", "LogSoftmaxBackward0",
-        check=_check_softmax("log_softmax_lastdim_kernel_impl"), saves={"result": "self"},
-        method="log_softmax", function="log_softmax")
+@_nn_op("log_softmax", "LogSoftmaxBackward0", check=_check_softmax("log_softmax"),
+        layout="contiguous", saves={"result": "self"}, method="log_softmax",
+        function="log_softmax")
+@_softmax_kernel
 def log_softmax_op(xp, a, dim):
     shifted = a - a.max(axis=dim, keepdims=True)
     return shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True))
 
 
 @log_softmax_op.on_cpu
+@_softmax_kernel
 def log_softmax_cpu_op(xp, a, dim):
     if a.dtype in _CPU_SOFTMAX:
         return softmax_cpu(a, dim, log=True)
-    return log_softmax_op.forward(xp, a, dim)
+    return log_softmax_op.forward(xp, a, dim=dim)
 
 
 @log_softmax_op.def_backward
@@ -206,6 +282,7 @@ def log_softmax_backward(ctx, grad):
 @_nn_op("_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
         ("grad_output", "output"),
         saves={"grad_output": "output", "output": ("grad_output", "output")})
+@_softmax_kernel
 def log_softmax_backward_data(xp, g, y, dim):
     return g - exp.forward(xp, y) * _sum_kept(xp, g, dim)
 
@@ -220,10 +297,7 @@ def log_softmax_backward_data_backward(ctx, grad):
 def softmax(t, dim, log=False):
     """softmax (or log_softmax when ``log``) along ``dim``; a 0-d tensor as one element."""
     op = log_softmax_op if log else softmax_op
-    d = wrap_dim(dim, max(t.dim(), 1))
-    if t.dim() == 0:
-        return apply(op, t.view(1), dim=0).view(())
-    return apply(op, t, dim=d)
+    return apply(op, t, dim=wrap_dim(dim, max(t.dim(), 1)))
 
 
 # -- gelu and leaky_relu --------------------------------------------------------------------
@@ -240,13 +314,14 @@ def _gelu_parts(x, approximate):
         t = np.tanh(inner)
         cdf = 0.5 * (1 + t)
         return cdf, x * 0.5 * (1 - t * t) * k * (1 + 3 * 0.044715 * x * x)
-    cdf = 0.5 * (1 + _erf(x * math.sqrt(0.5)).astype(np.float64))
+    cdf = 0.5 * (1 + np.asarray(_erf(x * math.sqrt(0.5)), np.float64))
     return cdf, x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
 
 
 def _check_gelu(self, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
+    _check_floating("GeluKernelImpl", self.dtype)
 
 
 @_nn_op("gelu", "GeluBackward0", check=_check_gelu, saves={"self": "self"})
@@ -260,7 +335,7 @@ def gelu_grad(ctx, grad):
     return (gelu_backward(grad, ctx.self, ctx.approximate),)
 
 
-@_nn_op("gelu_backward", "GeluBackwardBackward0", ("grad_output", "self"),
+@_nn_op("gelu_backward", "GeluBackwardBackward0", ("grad_output", "self"), layout="pointwise",
         saves={"grad_output": "self", "self": ("grad_output", "self")})
 def gelu_backward_op(xp, g, a, approximate="none"):
     cdf, xpdf = _gelu_parts(np.asarray(a), approximate)
@@ -303,9 +378,10 @@ def _leaky_slope(x, negative_slope):
     return from_array(x._backend.xp.where(data > 0, 1, negative_slope).astype(data.dtype), x)
 
 
-leaky_relu_op = _nn_op("leaky_relu", "LeakyReluBackward0", saves={"self": "self"})(_leaky)
+leaky_relu_op = _nn_op("leaky_relu", "LeakyReluBackward0", check=_floating("leaky_relu_cpu"),
+                       saves={"self": "self"})(_leaky)
 leaky_relu_inplace_op = _nn_op("leaky_relu_", "LeakyReluBackward1",
-                               saves={"result": "self"})(_leaky)
+                               check=_floating("leaky_relu_cpu"), saves={"result": "self"})(_leaky)
 
 
 @leaky_relu_op.def_backward
@@ -362,7 +438,8 @@ def _broadcast_pair(x, t):
     return x, t
 
 
-@_nn_op("mse_loss", "MseLossBackward0", ("self", "target"),
+@_nn_op("mse_loss", "MseLossBackward0", ("self", "target"), layout="pointwise", promote="common",
+        check=_floating("mse_cpu"),
         saves={"self": ("self", "target"), "target": ("self", "target")})
 def mse_loss_op(xp, a, t, reduction="mean"):
     d = a - t
@@ -386,7 +463,8 @@ def mse_loss(x, t, reduction="mean"):
 def _huber_family(name, grad_fn, parameter, scaled):
     """smooth_l1_loss (``scaled``: the quadratic part divided by beta) and huber_loss (times
     delta on the linear part): one op each, with torch's node and saved fields."""
-    op = _nn_op(name, grad_fn, ("self", "target"),
+    op = _nn_op(name, grad_fn, ("self", "target"), layout="pointwise", promote="common",
+                check=_floating(f"{name[:-5]}_cpu"),
                 saves={"self": ("self", "target"), "target": ("self", "target")})(
         lambda xp, a, t, reduction="mean", **kw: _reduce(xp, _huber(xp, a - t, kw[parameter],
                                                                     scaled), reduction))
@@ -623,7 +701,8 @@ def _norm_stats(xp, x, axes, eps):
 
 
 @_nn_op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"),
-        saves={"input": ("input", "weight"), "weight": "input"}, function="layer_norm")
+        layout="contiguous", saves={"input": ("input", "weight"), "weight": "input"},
+        function="layer_norm")
 def native_layer_norm_op(xp, x, w, b, ndims=1, eps=1e-5):
     axes = tuple(range(x.ndim - ndims, x.ndim))
     mean, rstd, _ = _norm_stats(xp, x, axes, eps)
@@ -665,7 +744,8 @@ def _channel_shape(x):
 
 
 @_nn_op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"),
-        saves={"input": ("input", "weight"), "weight": "input"}, function="group_norm")
+        layout="contiguous", saves={"input": ("input", "weight"), "weight": "input"},
+        function="group_norm")
 def native_group_norm_op(xp, x, w, b, groups=1, eps=1e-5):
     g = x.reshape(x.shape[0], groups, -1)
     mean, rstd, _ = _norm_stats(xp, g, (2,), eps)
@@ -711,8 +791,8 @@ def group_norm(x, num_groups, weight=None, bias=None, eps=1e-5):
 
 
 @_nn_op("native_batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"),
-        saves={"input": ("input", "weight"), "weight": "input"}, unsaved=("mean", "rstd"),
-        function="batch_norm")
+        layout="contiguous", saves={"input": ("input", "weight"), "weight": "input"},
+        unsaved=("mean", "rstd"), function="batch_norm")
 def native_batch_norm_op(xp, x, w, b, mean=None, rstd=None, training=True):
     shape = [1] * x.ndim
     shape[1] = x.shape[1]
@@ -755,13 +835,10 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
     return apply(native_layer_norm_op, x, weight, bias, ndims=len(shape), eps=eps)
 
 
-_update_running = declare("_batch_norm_running_stats", None)(None)  # written by batch_norm
-
-
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
                momentum=0.1, eps=1e-5):
-    """Normalise over every dim but 1; in training, update the running stats in place (one
-    version bump each, as torch's kernel)."""
+    """Normalise over every dim but 1; in training, update the running stats in place: as
+    torch's kernel writes them, through their memory, with no version bump."""
     xp = x._backend.xp
     axes = tuple(d for d in range(x.dim()) if d != 1)
     channels = x.shape[1] if x.dim() > 1 else 1
@@ -773,15 +850,14 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         n = x.numel() // x.shape[1]
         if n <= 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input "
-                             f"size {list(x.shape)}")
+                             f"size {x.shape}")
         mean, rstd, var = _norm_stats(xp, x._data, axes, eps)
         mean, rstd, var = mean.reshape(-1), rstd.reshape(-1), var.reshape(-1)
         if running_mean is not None:
             m = _f(momentum, x._data.dtype)
             unbiased = var * x._data.dtype.type(n / (n - 1))
             for stat, batch in ((running_mean, mean), (running_var, unbiased)):
-                apply_(_update_running, stat, write=lambda s=stat, b=batch: s._data.__setitem__(
-                    Ellipsis, (1 - m) * s._data + m * b))
+                stat._data[...] = (1 - m) * stat._data + m * batch
     else:
         mean = running_mean._data
         rstd = x._data.dtype.type(1) / xp.sqrt(running_var._data + x._data.dtype.type(eps))

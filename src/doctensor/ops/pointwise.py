@@ -18,14 +18,14 @@ from .creation import zeros_like
 
 __all__ = ["add", "sub", "rsub", "rsub_tensor", "mul", "div", "div_rounding", "reciprocal",
            "remainder", "remainder_tensor", "floor_divide", "pow_scalar", "pow_tensor", "rpow",
-           "neg", "abs_", "sign", "sgn", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rsqrt", "log1p",
-           "expm1", "erf", "erfc", "atan2", "round_", "round_decimals", "floor", "ceil", "trunc",
-           "frac", "isnan", "isinf", "isfinite", "relu", "clamp", "clamp_min", "clamp_max", "fmod",
-           "nan_to_num", "isclose", "where", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
-           "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "maximum", "minimum",
-           "threshold_backward", "tanh_backward", "sigmoid_backward", "wide", "zero_gradient",
-           "add_tensor", "sub_tensor", "div_tensor", "remainder_any", "pow_any", "round_tensor",
-           "clamp_tensor", "where_tensor"]
+           "neg", "abs_", "sign", "sgn", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid",
+           "rsqrt", "log1p", "expm1", "erf", "erfc", "atan2", "round_", "round_decimals", "floor",
+           "ceil", "trunc", "frac", "isnan", "isinf", "isfinite", "relu", "clamp", "clamp_min",
+           "clamp_max", "fmod", "nan_to_num", "isclose", "where", "eq", "ne", "lt", "le", "gt",
+           "ge", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+           "maximum", "minimum", "threshold_backward", "tanh_backward", "sigmoid_backward", "wide",
+           "zero_gradient", "add_tensor", "sub_tensor", "div_tensor", "remainder_any", "pow_any",
+           "round_tensor", "clamp_tensor", "where_tensor"]
 
 
 def zero_gradient(ctx, grad):
@@ -50,8 +50,9 @@ def _refuse(kernel, kinds):
 
 
 def _check_int_zero_division(a, b):
-    """torch raises for an integer division by zero (NumPy gives 0 and a warning)."""
-    if getattr(a, "dtype", None) is not None and a.dtype.kind in "iub" and not (
+    """torch raises for an integer division by zero (NumPy gives 0 and a warning); an empty
+    result divides nothing."""
+    if getattr(a, "dtype", None) is not None and a.dtype.kind in "iub" and a.size and not (
             b != 0).all():
         raise RuntimeError("ZeroDivisionError")
 
@@ -767,8 +768,13 @@ def nan_to_num_backward(ctx, grad):
     return (where_tensor(ctx.self.isfinite(), grad, 0),)
 
 
-@declare("isclose", None, ("self", "other"), kind="pointwise", method="isclose",
-         function="isclose")
+def _check_isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"{a.dtype.scalar_name} did not match {b.dtype.scalar_name}")
+
+
+@declare("isclose", None, ("self", "other"), kind="pointwise", check=_check_isclose,
+         method="isclose", function="isclose")
 def isclose(xp, a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
 

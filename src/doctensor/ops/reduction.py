@@ -7,6 +7,7 @@ integers sum in int64, float16 accumulates in float32 and rounds once at the end
 
 import collections
 import math
+import warnings
 
 import numpy as np
 
@@ -49,6 +50,18 @@ def _keep_dims(dims, keepdim, ndim, *tensors):
     return tuple(out)
 
 
+def _axes(a, dims):
+    """NumPy's axes for torch's ``dims`` of the array ``a``: a 0-d tensor's dim 0 (or -1) is
+    the tensor itself."""
+    return dims if a.ndim else None
+
+
+def _reduced_numel(shape, dims):
+    """How many elements of an input of ``shape`` each output reduces over ``dims`` (None:
+    all)."""
+    return math.prod(shape if dims is None or not shape else [shape[d] for d in dims])
+
+
 def _expand_back(grad, shape, dims, keepdim):
     """Broadcast a reduced gradient back to the input shape."""
     grad, = _keep_dims(dims, keepdim, len(shape), grad)
@@ -87,7 +100,7 @@ def sum_all(xp, a, dtype=None):
 
 @declare("sum", "SumBackward1", method=("sum", "sum_to_size"), function="sum")
 def sum_dim(xp, a, dims=(), keepdim=False, dtype=None):
-    return _done(a.sum(axis=dims, dtype=_acc(dtype), keepdims=keepdim), dtype)
+    return _done(a.sum(axis=_axes(a, dims), dtype=_acc(dtype), keepdims=keepdim), dtype)
 
 
 @sum_all.def_backward
@@ -107,7 +120,7 @@ def mean_all(xp, a):
 
 @declare("mean", "MeanBackward1", method="mean", function="mean")
 def mean_dim(xp, a, dims=(), keepdim=False):
-    return _done(a.mean(axis=dims, dtype=_acc(a.dtype), keepdims=keepdim), a.dtype)
+    return _done(a.mean(axis=_axes(a, dims), dtype=_acc(a.dtype), keepdims=keepdim), a.dtype)
 
 
 @mean_all.def_backward
@@ -119,7 +132,7 @@ def mean_all_backward(ctx, grad):
 @mean_dim.def_backward
 def mean_dim_backward(ctx, grad):
     shape = ctx.input_meta[0][0]
-    n = math.prod([shape[d] for d in ctx.dims])
+    n = _reduced_numel(shape, ctx.dims)
     return (_expand_back(grad, shape, ctx.dims, ctx.keepdim) / max(n, 1),)
 
 
@@ -150,13 +163,16 @@ def mean(t, dim=None, keepdim=False, dtype=None):
 def sum_to_size(t, shape):
     """Sum ``t`` down to ``shape`` (leading dims dropped, size-1 dims kept), as torch does: the
     gradient's un-broadcasting (SumBackward1, then a view for dropped dims)."""
-    shape = tuple(shape)
-    if t._data.shape == shape:
+    shape, have = tuple(shape), t._data.shape
+    if have == shape:
         return t
-    lead = t._data.ndim - len(shape)
+    lead = len(have) - len(shape)
+    if lead < 0 or any(s not in (1, n) for s, n in zip(shape, have[lead:])):
+        raise RuntimeError(f"size {{[{', '.join(map(str, shape))}]}} is not expandable to size "
+                           f"{{[{', '.join(map(str, have))}]}}.")
     dims = tuple(range(lead)) + tuple(
-        lead + i for i, s in enumerate(shape) if s == 1 and t._data.shape[lead + i] != 1)
-    out = apply(sum_dim, t, dims=dims, keepdim=True, dtype=t._data.dtype) if dims else t
+        lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
+    out = sum(t, dims, keepdim=True) if dims else t  # integers sum in int64, as torch.sum
     return out.view(shape) if lead else out
 
 
@@ -216,7 +232,7 @@ def prod(t, dim=None, keepdim=False, dtype=None):
 
 @declare("var", "VarBackward0", saves={"self": "self"}, method="var", function="var")
 def var(xp, a, dims=None, correction=1, keepdim=False):
-    return xp.var(a, axis=dims, ddof=correction, keepdims=keepdim,
+    return xp.var(a, axis=_axes(a, dims), ddof=correction, keepdims=keepdim,
                   dtype=_acc(a.dtype)).astype(a.dtype, copy=False)
 
 
@@ -224,7 +240,7 @@ def var(xp, a, dims=None, correction=1, keepdim=False):
 def var_backward(ctx, grad):
     x = ctx.self
     dims, keepdim = ctx.dims, ctx.keepdim
-    n = math.prod([x.shape[d] for d in (dims if dims is not None else range(x.dim()))])
+    n = _reduced_numel(x.shape, dims)
     centered = x - x.mean(dims if dims is not None else None, keepdim=True) \
         if dims is not None else x - x.mean()
     g = _expand_back(grad, x.shape, dims or (), keepdim) if dims is not None else grad
@@ -235,7 +251,7 @@ def var_backward(ctx, grad):
 @declare("std", "StdBackward0", saves={"self": "self", "result": "self"}, method="std",
          function="std")
 def std(xp, a, dims=None, correction=1, keepdim=False):
-    return xp.std(a, axis=dims, ddof=correction, keepdims=keepdim,
+    return xp.std(a, axis=_axes(a, dims), ddof=correction, keepdims=keepdim,
                   dtype=_acc(a.dtype)).astype(a.dtype, copy=False)
 
 
@@ -243,7 +259,7 @@ def std(xp, a, dims=None, correction=1, keepdim=False):
 def std_backward(ctx, grad):
     x, r = ctx.self, ctx.result
     dims, keepdim = ctx.dims, ctx.keepdim
-    n = math.prod([x.shape[d] for d in (dims if dims is not None else range(x.dim()))])
+    n = _reduced_numel(x.shape, dims)
     centered = x - x.mean(dims, keepdim=True) if dims is not None else x - x.mean()
     if dims is not None:
         grad = _expand_back(grad, x.shape, dims, keepdim)
@@ -258,7 +274,23 @@ def var_std(op, t, dim=None, unbiased=None, keepdim=False, correction=None):
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
     dims = None if dim is None else normalize_dims(dim, t._data.ndim)
-    return apply(op, t, dims=dims, correction=correction, keepdim=keepdim)
+    if _reduced_numel(t._data.shape, dims) - correction > 0:
+        return apply(op, t, dims=dims, correction=correction, keepdim=keepdim)
+    warnings.warn(f"{op.name}(): degrees of freedom is <= 0. Correction should be strictly less "
+                  f"than the reduction factor (input numel divided by output numel). (Triggered "
+                  f"internally at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)",
+                  UserWarning, stacklevel=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's own words for it
+        return apply(op, t, dims=dims, correction=correction, keepdim=keepdim)
+
+
+def _no_bool(kernel):
+    """A record's check: torch's kernel ``kernel`` refuses bool tensors."""
+    def check(self, *args, **attrs):
+        if self.dtype is bool_:
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    return check
 
 
 # -- max / min, argmax / argmin, median -------------------------------------------------------
@@ -294,7 +326,7 @@ min_all.def_backward(_evenly_distribute)
 
 
 @declare("median", "MedianBackward0", saves={"self": "self", "result": "self"},
-         method="median", function="median")
+         check=_no_bool("median_cpu"), method="median", function="median")
 def median_all(xp, a):
     """The lower median of all elements (NaN when there is one, as torch)."""
     flat = a.reshape(-1)
@@ -346,7 +378,7 @@ def max_min(name, t, dim=None, keepdim=False):
 
 
 @declare("median", "MedianBackward1", outputs=("values", "indices"), saves={"indices": "self"},
-         method="median", function="median")
+         check=_no_bool("median_out"), method="median", function="median")
 def median_dim(xp, a, dim, keepdim):
     """Each row's lower median along ``dim`` and its position: the middle of a stable sort,
     or the row's first NaN (the row's median is then NaN, as torch's)."""
@@ -493,6 +525,8 @@ def logsumexp(t, dim, keepdim=False):
 
 
 def _check_trace(self):
+    if self.dtype is bool_:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if self._data.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self._data.ndim}")
 
@@ -519,6 +553,7 @@ def trace(t):
 def vector_norm(xp, a, ord, dims, keepdim):
     # float16 in float32, as torch accumulates (its order of summation is not reproduced)
     x = xp.abs(a.astype(_acc(a.dtype), copy=False))
+    dims = _axes(a, dims)
     if ord == 2:
         out = xp.sqrt(xp.sum(x * x, axis=dims, keepdims=keepdim))
     elif ord == 1:

@@ -1,10 +1,11 @@
-"""``LayerNorm`` and ``BatchNorm1d``."""
+"""``GroupNorm``, ``LayerNorm`` and ``BatchNorm1d``/``BatchNorm2d``."""
 
 import numbers
 
 import doctensor as torch
 
 from .. import functional as F
+from .. import init
 from ..parameter import Parameter
 from .module import Module
 
@@ -12,19 +13,31 @@ __all__ = ["GroupNorm", "LayerNorm", "BatchNorm1d", "BatchNorm2d"]
 
 
 def _scale_and_shift(module, shape, affine, bias, device, dtype):
-    """A norm layer's learnable ``weight`` (ones) and ``bias`` (zeros) of ``shape``, each
-    registered as None where ``affine`` (or, for the bias, ``bias``) says no."""
+    """A norm layer's learnable ``weight`` and ``bias`` of ``shape`` (set by
+    ``reset_parameters``), each registered as None where ``affine`` (or, for the bias,
+    ``bias``) says no."""
     if affine:
-        module.weight = Parameter(torch.ones(shape, device=device, dtype=dtype))
+        module.weight = Parameter(torch.empty(shape, device=device, dtype=dtype))
     else:
         module.register_parameter("weight", None)
     if affine and bias:
-        module.bias = Parameter(torch.zeros(shape, device=device, dtype=dtype))
+        module.bias = Parameter(torch.empty(shape, device=device, dtype=dtype))
     else:
         module.register_parameter("bias", None)
 
 
-class GroupNorm(Module):
+class _Affine(Module):
+    """A norm layer's ``reset_parameters``: weight ones and bias zeros, in place (as torch's
+    ``init.ones_``/``init.zeros_``, one version bump each)."""
+
+    def reset_parameters(self):
+        if self.weight is not None:
+            init.ones_(self.weight)
+        if self.bias is not None:
+            init.zeros_(self.bias)
+
+
+class GroupNorm(_Affine):
     """Normalise each sample over groups of ``num_channels / num_groups`` channels, then
     scale and shift per channel."""
 
@@ -37,6 +50,7 @@ class GroupNorm(Module):
         self.num_groups, self.num_channels, self.eps, self.affine = (num_groups, num_channels,
                                                                     eps, affine)
         _scale_and_shift(self, num_channels, affine, bias, device, dtype)
+        self.reset_parameters()
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
@@ -46,7 +60,7 @@ class GroupNorm(Module):
                 f"affine={self.affine}, bias={self.bias is not None}")
 
 
-class LayerNorm(Module):
+class LayerNorm(_Affine):
     """Normalise over the last ``len(normalized_shape)`` dims, then scale and shift."""
 
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
@@ -58,6 +72,7 @@ class LayerNorm(Module):
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         _scale_and_shift(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
+        self.reset_parameters()
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -67,7 +82,7 @@ class LayerNorm(Module):
                 f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
 
 
-class _BatchNorm(Module):
+class _BatchNorm(_Affine):
     """Normalise each feature (channel, dim 1) over every other dim of the input.
 
     In training, batch statistics are used and the running ones updated:
@@ -95,6 +110,18 @@ class _BatchNorm(Module):
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self):
+        """Running mean 0, variance 1, no batches seen: in place, as torch resets them."""
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        super().reset_parameters()
 
     _dims, _dims_text = (), ""  # the input dims a subclass takes, as its error names them
 
