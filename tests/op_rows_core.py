@@ -14,7 +14,7 @@ gradient of that gradient reaches every input of the record.
 from _oracle import DTYPES, FLOATS
 from op_table import ALL, BINARY, NUM, REDUCE, REDUCE_DIM, UNARY, OpInfo, b, u
 
-__all__ = ["OPS"]
+__all__ = ["ROWS"]
 
 NO_F16 = tuple(d for d in ALL if d != "float16")
 NO_BOOL = tuple(d for d in ALL if d != "bool")
@@ -771,5 +771,5 @@ DOUBLE_BACKWARD = [
                  "is AsStridedBackward0), doctensor's node is AsStridedBackwardBackward0"),
 ]
 
-OPS = (ARITHMETIC + ELEMENTWISE + MASKS_AND_LOGIC + COPIES + REDUCTIONS + PRODUCTS + JOINING
+ROWS = (ARITHMETIC + ELEMENTWISE + MASKS_AND_LOGIC + COPIES + REDUCTIONS + PRODUCTS + JOINING
        + VIEWS + DOUBLE_BACKWARD)

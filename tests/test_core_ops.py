@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import torch  # noqa: F401  (the oracle: fail, not skip, without it)
 from _oracle import assert_same, both, grad_fn_name, make_input, same_outcome
-from op_rows_core import OPS as CORE_ROWS
+from op_rows_core import ROWS as CORE_ROWS
 from op_rows_more import ROWS as MORE_ROWS
 from op_rows_nn import ROWS as NN_ROWS
 from op_table import normalize, reached, run_case, sample_inputs

@@ -451,7 +451,7 @@ _resize = declare("resize_", None, check=_check_resize, inplace=("resize_", "res
 
 def resize_(t, size):
     """``resize_``: a contiguous geometry over the same storage, grown if it must be
-    (Note [resize_ grows the storage]); the same size changes nothing, not even the
+    (``Note [resize_ grows the storage]``); the same size changes nothing, not even the
     strides or the version."""
     size = _resize_sizes(size)
     if size == t._data.shape:
