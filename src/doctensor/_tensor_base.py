@@ -12,7 +12,8 @@ import warnings
 import numpy as _np
 
 from . import _dtypes
-from ._strides import is_contiguous
+from ._strides import contiguous_strides, is_contiguous, wrap_dim
+from .size import Size
 from .storage import Storage, VersionCounter
 
 __all__ = ["TensorBase", "wrap", "warn_once"]
@@ -72,14 +73,12 @@ class TensorBase:
 
     @property
     def shape(self):
-        from .size import Size
         return Size(self._data.shape)
 
     def size(self, dim=None):
         """The shape as ``torch.Size``, or the size of one dim."""
         if dim is None:
             return self.shape
-        from ._strides import wrap_dim
         return self._data.shape[wrap_dim(dim, self._data.ndim)]
 
     @property
@@ -103,7 +102,6 @@ class TensorBase:
         strides = tuple([s // item for s in self._data.strides])
         if dim is None:
             return strides
-        from ._strides import wrap_dim
         return strides[wrap_dim(dim, self._data.ndim)]
 
     def untyped_storage(self):
@@ -190,7 +188,6 @@ def empty_strides(data, force=False):
     contiguous strides (NumPy gives fresh empty arrays strides of 0)."""
     if data.size or not data.ndim or (data.base is not None and not force):
         return data  # views keep their strides
-    from ._strides import contiguous_strides
     want = tuple(s * data.itemsize for s in contiguous_strides(data.shape))
     if data.strides == want:
         return data

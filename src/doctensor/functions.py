@@ -171,8 +171,7 @@ def normal(mean, std=1.0, size=None, generator=None):
         like = mean if isinstance(mean, Tensor) else std
         shape = like.shape
         if isinstance(mean, Tensor) and isinstance(std, Tensor):
-            from ._strides import broadcast_shapes
-            shape = broadcast_shapes(tuple(mean.shape), tuple(std.shape))
+            shape = _broadcast_two(tuple(mean.shape), tuple(std.shape))
         out = creation.full(tuple(shape), 0, like.dtype, like.device)
         out.normal_(0.0, 1.0, generator)
         return out * std + mean

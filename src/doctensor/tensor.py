@@ -18,8 +18,9 @@ from ._dtypes import (
     uint8,
 )
 from ._dtypes import dtype as dtype_cls
-from ._tensor_base import TensorBase, alias, warn_once
+from ._tensor_base import INFERENCE, TensorBase, alias, warn_once
 from .autograd.grad_mode import GradMode
+from .autograd.graph import RemovableHandle
 from .autograd.installed import install
 from .autograd.views import base_requires_grad_changed, refresh_view_grad_fn
 from .ops import (
@@ -206,7 +207,6 @@ class Tensor(TensorBase):
         fn = self.grad_fn
         if fn is not None:
             return fn._register_tensor_prehook(self._output_nr, hook)
-        from .autograd.graph import RemovableHandle
         if self._hooks is None:
             self._hooks = {}
         handle = RemovableHandle(self._hooks)
@@ -220,7 +220,6 @@ class Tensor(TensorBase):
         if self._grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
                                "tensors")
-        from .autograd.graph import RemovableHandle
         if self._post_accumulate_hooks is None:
             self._post_accumulate_hooks = {}
         handle = RemovableHandle(self._post_accumulate_hooks)
@@ -1140,7 +1139,6 @@ _DTYPES_BY_LEGACY_NAME = {f"{d.scalar_name}Tensor": d for d in ALL_DTYPES}
 
 
 def _inference_mode_on():
-    from ._tensor_base import INFERENCE
     return INFERENCE.on
 
 
