@@ -189,18 +189,18 @@ def numel(input):
 # -- math -----------------------------------------------------------------------------------------
 
 def add(input, other, *, alpha=1):
-    return P.add_tensor(input, other, alpha) if isinstance(input, Tensor) else \
-        P.add_tensor(other, input)
+    return P.scaled(apply, P.add, input, other, alpha) if isinstance(input, Tensor) else \
+        apply(P.add, other, input)
 
 
 def sub(input, other, *, alpha=1):
-    return P.sub_tensor(input, other, alpha)
+    return P.scaled(apply, P.sub, input, other, alpha)
 
 
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input``."""
     op = P.rsub_tensor if isinstance(other, Tensor) else P.rsub
-    return apply(op, input, other) if alpha == 1 else apply(op, input, other, alpha=alpha)
+    return P.scaled(apply, op, input, other, alpha)
 
 
 def as_strided(input, size, stride, storage_offset=None):

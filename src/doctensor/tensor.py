@@ -551,11 +551,10 @@ class Tensor(TensorBase):
     __add__ = __radd__ = binary(P.add)
 
     def add(self, other, alpha=1):
-        return P.add_tensor(self, other, alpha)
+        return P.scaled(apply, P.add, self, other, alpha)
 
     def add_(self, other, alpha=1):
-        return apply_(P.add, self, other) if alpha == 1 else apply_(P.add, self, other,
-                                                                     alpha=alpha)
+        return P.scaled(apply_, P.add, self, other, alpha)
 
     def __iadd__(self, other):
         return apply_(P.add, self, other)
@@ -563,11 +562,10 @@ class Tensor(TensorBase):
     __sub__ = binary(P.sub)
 
     def sub(self, other, alpha=1):
-        return P.sub_tensor(self, other, alpha)
+        return P.scaled(apply, P.sub, self, other, alpha)
 
     def sub_(self, other, alpha=1):
-        return apply_(P.sub, self, other) if alpha == 1 else apply_(P.sub, self, other,
-                                                                     alpha=alpha)
+        return P.scaled(apply_, P.sub, self, other, alpha)
 
     def __isub__(self, other):
         return apply_(P.sub, self, other)

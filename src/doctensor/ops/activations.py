@@ -14,7 +14,7 @@ import numpy as np
 from .._dtypes import bool_, uint8
 from ..random import _check_floating
 from ._dispatch import apply, apply_
-from .nn_ops import _f
+from .nn_ops import _f, _floating
 from .nn_ops import _nn_op as declare
 from .pointwise import where_tensor, wide
 
@@ -22,10 +22,8 @@ __all__ = ["elu", "celu", "silu", "mish", "softplus", "hardtanh", "hardsigmoid",
            "log_sigmoid", "softshrink", "hardshrink", "threshold", "prelu"]
 
 
-def _run(op, t, attrs, in_place, kernel=None, out_op=None):
+def _run(op, t, attrs, in_place, out_op=None):
     """``op`` on ``t``; in place, ``out_op`` (torch's in-place node, when it differs)."""
-    if kernel is not None:
-        _check_floating(kernel, t.dtype)
     if in_place:
         return apply_(out_op or op, t, **(attrs or {}))
     return apply(op, t, **(attrs or {}))
@@ -49,7 +47,7 @@ def _elu_slope(x, alpha, scale, input_scale, from_result=False):
     return where_tensor(x <= 0, where_tensor(x < 0, below, at_zero), scale)
 
 
-@declare("elu", "EluBackward0", saves={"self": "self"})
+@declare("elu", "EluBackward0", check=_floating("elu_cpu"), saves={"self": "self"})
 def elu_op(xp, a, alpha=1.0, scale=1.0, input_scale=1.0):
     return _elu_forward(xp, a, alpha, scale, input_scale)
 
@@ -59,7 +57,7 @@ def elu_backward(ctx, grad):
     return (grad * _elu_slope(ctx.self, ctx.alpha, ctx.scale, ctx.input_scale),)
 
 
-@declare("elu_", "EluBackward1", saves={"result": "self"})
+@declare("elu_", "EluBackward1", check=_floating("elu_cpu"), saves={"result": "self"})
 def elu_inplace_op(xp, a, alpha=1.0, scale=1.0, input_scale=1.0):
     return _elu_forward(xp, a, alpha, scale, input_scale)
 
@@ -71,10 +69,10 @@ def elu_inplace_backward(ctx, grad):
 
 def elu(t, alpha=1.0, scale=1.0, input_scale=1.0, in_place=False):
     attrs = {"alpha": alpha, "scale": scale, "input_scale": input_scale}
-    return _run(elu_op, t, attrs, in_place, "elu_cpu", elu_inplace_op)
+    return _run(elu_op, t, attrs, in_place, elu_inplace_op)
 
 
-@declare("celu", "CeluBackward0", saves={"self": "self"})
+@declare("celu", "CeluBackward0", check=_floating("elu_cpu"), saves={"self": "self"})
 def celu_op(xp, a, alpha=1.0):
     return _elu_forward(xp, a, alpha, 1.0, 1.0 / alpha)
 
@@ -84,7 +82,7 @@ def celu_backward(ctx, grad):
     return (grad * _elu_slope(ctx.self, ctx.alpha, 1.0, 1.0 / ctx.alpha),)
 
 
-@declare("celu_", "CeluBackward1", saves={"result": "self"})
+@declare("celu_", "CeluBackward1", check=_floating("elu_cpu"), saves={"result": "self"})
 def celu_inplace_op(xp, a, alpha=1.0):
     return _elu_forward(xp, a, alpha, 1.0, 1.0 / alpha)
 
@@ -95,12 +93,12 @@ def celu_inplace_backward(ctx, grad):
 
 
 def celu(t, alpha=1.0, in_place=False):
-    return _run(celu_op, t, {"alpha": alpha}, in_place, "elu_cpu", celu_inplace_op)
+    return _run(celu_op, t, {"alpha": alpha}, in_place, celu_inplace_op)
 
 
 # -- smooth gates: silu, mish, softplus, log_sigmoid --------------------------------------------
 
-@declare("silu", "SiluBackward0", saves={"self": "self"})
+@declare("silu", "SiluBackward0", check=_floating("silu_cpu"), saves={"self": "self"})
 def silu_op(xp, a):
     return wide(lambda x: x / (1 + np.exp(-x)), a)
 
@@ -113,10 +111,10 @@ def silu_backward(ctx, grad):
 
 
 def silu(t, in_place=False):
-    return _run(silu_op, t, None, in_place, "silu_cpu")
+    return _run(silu_op, t, None, in_place)
 
 
-@declare("mish", "MishBackward0", saves={"self": "self"})
+@declare("mish", "MishBackward0", check=_floating("mish_cpu"), saves={"self": "self"})
 def mish_op(xp, a):
     return wide(lambda x: x * np.tanh(np.log1p(np.exp(x))), a)
 
@@ -129,10 +127,10 @@ def mish_backward(ctx, grad):
 
 
 def mish(t, in_place=False):
-    return _run(mish_op, t, None, in_place, "mish_cpu")
+    return _run(mish_op, t, None, in_place)
 
 
-@declare("softplus", "SoftplusBackward0", saves={"self": "self"})
+@declare("softplus", "SoftplusBackward0", check=_floating("softplus_cpu"), saves={"self": "self"})
 def softplus_op(xp, a, beta=1.0, threshold=20.0):
     b = _f(beta, a.dtype)
     scaled = a * b
@@ -148,11 +146,11 @@ def softplus_backward(ctx, grad):
 
 
 def softplus(t, beta=1.0, threshold=20.0):
-    return _run(softplus_op, t, {"beta": beta, "threshold": threshold}, False, "softplus_cpu")
+    return _run(softplus_op, t, {"beta": beta, "threshold": threshold}, False)
 
 
-@declare("log_sigmoid", "LogSigmoidBackward0", layout="contiguous",
-         saves={"self": "self"})
+@declare("log_sigmoid", "LogSigmoidBackward0", check=_floating("log_sigmoid_cpu"),
+         layout="contiguous", saves={"self": "self"})
 def log_sigmoid_op(xp, a):
     return wide(lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), a)
 
@@ -163,7 +161,7 @@ def log_sigmoid_backward(ctx, grad):
 
 
 def log_sigmoid(t):
-    return _run(log_sigmoid_op, t, None, False, "log_sigmoid_cpu")
+    return _run(log_sigmoid_op, t, None, False)
 
 
 # -- piecewise linear: hardtanh (relu6), hardsigmoid, hardswish, shrinks, threshold ---------------
@@ -189,7 +187,8 @@ def hardtanh(t, min_val=-1.0, max_val=1.0, in_place=False):
     return _run(hardtanh_op, t, {"min_val": min_val, "max_val": max_val}, in_place)
 
 
-@declare("hardsigmoid", "HardsigmoidBackward0", saves={"self": "self"})
+@declare("hardsigmoid", "HardsigmoidBackward0", check=_floating("hardsigmoid_cpu"),
+         saves={"self": "self"})
 def hardsigmoid_op(xp, a):
     three, six = _f(3, a.dtype), _f(6, a.dtype)
     return xp.minimum(xp.maximum(a + three, _f(0, a.dtype)), six) / six
@@ -202,10 +201,11 @@ def hardsigmoid_backward(ctx, grad):
 
 
 def hardsigmoid(t, in_place=False):
-    return _run(hardsigmoid_op, t, None, in_place, "hardsigmoid_cpu")
+    return _run(hardsigmoid_op, t, None, in_place)
 
 
-@declare("hardswish", "HardswishBackward0", saves={"self": "self"})
+@declare("hardswish", "HardswishBackward0", check=_floating("hardswish_cpu"),
+         saves={"self": "self"})
 def hardswish_op(xp, a):
     three, six = _f(3, a.dtype), _f(6, a.dtype)
     return a * xp.minimum(xp.maximum(a + three, _f(0, a.dtype)), six) / six
@@ -219,7 +219,7 @@ def hardswish_backward(ctx, grad):
 
 
 def hardswish(t, in_place=False):
-    return _run(hardswish_op, t, None, in_place, "hardswish_cpu")
+    return _run(hardswish_op, t, None, in_place)
 
 
 def _check_lambda(t, lambd):
@@ -234,7 +234,8 @@ def softshrink_op(xp, a, lambd=0.5):
     return xp.where(a > lam, a - lam, xp.where(a < -lam, a + lam, a * _f(0, a.dtype)))
 
 
-@declare("hardshrink", "HardshrinkBackward0", saves={"self": "self"})
+@declare("hardshrink", "HardshrinkBackward0", check=_floating("hardshrink_cpu"),
+         saves={"self": "self"})
 def hardshrink_op(xp, a, lambd=0.5):
     lam = _f(lambd, a.dtype)
     return xp.where((a >= -lam) & (a <= lam), _f(0, a.dtype), a)
@@ -254,7 +255,7 @@ def softshrink(t, lambd=0.5):
 
 
 def hardshrink(t, lambd=0.5):
-    return _run(hardshrink_op, t, {"lambd": lambd}, False, "hardshrink_cpu")
+    return _run(hardshrink_op, t, {"lambd": lambd}, False)
 
 
 def _threshold_forward(xp, a, threshold, value):

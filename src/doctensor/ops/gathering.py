@@ -18,8 +18,8 @@ from .indexing import index_put
 from .views import diagonal_backward
 
 __all__ = ["index_select", "index_add", "index_fill", "index_copy", "gather", "scatter",
-           "scatter_add", "masked_select", "masked_select_op", "nonzero", "nonzero_op", "diag",
-           "triangle", "tril_op", "triu_op", "unique", "bincount", "bincount_op"]
+           "scatter_add", "masked_select_op", "nonzero", "nonzero_op", "diag",
+           "triangle", "tril_op", "triu_op", "unique", "bincount_op"]
 
 _INDEX_KINDS = (np.dtype(np.int32), np.dtype(np.int64))
 
@@ -407,11 +407,6 @@ def masked_select_backward(ctx, grad):
     return (index_put(zeros, (mask.expand(shape)._data,), grad), None)  # summed back: _fit
 
 
-def masked_select(t, mask):
-    """The elements of ``t`` where the bool ``mask`` (both broadcast) is True, as a vector."""
-    return apply(masked_select_op, t, mask)
-
-
 # -- nonzero ------------------------------------------------------------------------------------
 
 
@@ -552,8 +547,3 @@ def bincount_op(xp, a, w, minlength=0):
     return counts.astype(np.int64 if w is None else
                          np.float32 if w.dtype == np.float32 else np.float64)
 
-
-def bincount(t, weights=None, minlength=0):
-    """How often each non-negative integer occurs in the 1-d ``t`` (or the sum of its
-    ``weights``)."""
-    return apply(bincount_op, t, weights, minlength=minlength)

@@ -24,7 +24,7 @@ __all__ = ["add", "sub", "rsub", "rsub_tensor", "mul", "div", "div_rounding", "r
            "clamp_max", "fmod", "nan_to_num", "isclose", "where", "eq", "ne", "lt", "le", "gt",
            "ge", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
            "maximum", "minimum", "threshold_backward", "tanh_backward", "sigmoid_backward", "wide",
-           "zero_gradient", "add_tensor", "sub_tensor", "div_tensor", "remainder_any", "pow_any",
+           "zero_gradient", "scaled", "div_tensor", "remainder_any", "pow_any",
            "round_tensor", "clamp_tensor", "where_tensor"]
 
 
@@ -123,13 +123,10 @@ def sub_backward(ctx, grad):
     return grad, (-grad if alpha == 1 else grad * -alpha)
 
 
-def add_tensor(self, other, alpha=1):
-    """``add(other, alpha=...)``: no attrs at all for alpha 1 (the fast path's case)."""
-    return apply(add, self, other) if alpha == 1 else apply(add, self, other, alpha=alpha)
-
-
-def sub_tensor(self, other, alpha=1):
-    return apply(sub, self, other) if alpha == 1 else apply(sub, self, other, alpha=alpha)
+def scaled(run, op, self, other, alpha=1):
+    """``run(op, self, other, alpha=alpha)`` (``run``: apply or apply_) for add, sub and rsub,
+    with no attrs at all for alpha 1 (the fast path's case)."""
+    return run(op, self, other) if alpha == 1 else run(op, self, other, alpha=alpha)
 
 
 def _reversed(forward):

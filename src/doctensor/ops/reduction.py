@@ -21,7 +21,7 @@ from .pointwise import exp, log, where_tensor
 from .views import expand
 
 __all__ = ["sum", "mean", "sum_to_size", "prod", "var_std", "max_min", "argmax_min",
-           "all_any", "median", "amax_amin", "logsumexp", "trace", "norm", "cumsum", "cumprod",
+           "all_any", "median", "amax_amin", "logsumexp", "trace_op", "norm", "cumsum", "cumprod",
            "return_type", "normalize_dims", "count_nonzero"]
 
 
@@ -540,10 +540,6 @@ def trace_op(xp, a):
 def trace_backward(ctx, grad):
     diagonal = eye(*ctx.input_meta[0][0], dtype=bool_, device=grad.device)
     return (where_tensor(diagonal, grad, 0),)  # torch fills zeros' diagonal: +0. elsewhere
-
-
-def trace(t):
-    return apply(trace_op, t)
 
 
 # -- norm -------------------------------------------------------------------------------------
