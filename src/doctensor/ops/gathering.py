@@ -174,8 +174,13 @@ def _index_fill(xp, a, index, dim, value):
     out = a.copy()
     size = a.shape[dim] if a.ndim else 1
     flat = index.reshape(-1)
-    out[_along(dim, flat % size if size else flat) if a.ndim else ()] = value
+    _fill_slices(out, dim, flat % size if size else flat, value)
     return out
+
+
+def _fill_slices(a, dim, positions, value):
+    """Write ``value`` into the slices of the array ``a`` at ``positions`` along ``dim``."""
+    a[_along(dim, positions) if a.ndim else ()] = value
 
 
 @_index_fill.def_backward
@@ -191,8 +196,12 @@ def index_fill(t, dim, index, value, in_place=False):
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value.dim()} dimension(s).")
         raise NotImplementedError("doctensor's index_fill takes a number as value")
-    d, _ = _check_index_vector("index_fill_", t, dim, index, negative=True)
-    return _run(_index_fill, in_place, t, index, dim=d, value=value)
+    d, positions = _check_index_vector("index_fill_", t, dim, index, negative=True)
+    if not in_place:
+        return apply(_index_fill, t, index, dim=d, value=value)
+    # torch's kernel writes the chosen slices only (an expanded tensor shows it)
+    return apply_(_index_fill, t, index, dim=d, value=value,
+                  write=lambda: _fill_slices(t._data, d, positions, value))
 
 
 @declare("index_copy", "IndexCopyBackward0", ("self", "index", "source"),

@@ -124,8 +124,8 @@ def sub_backward(ctx, grad):
 
 
 def scaled(run, op, self, other, alpha=1):
-    """``run(op, self, other, alpha=alpha)`` (``run``: ``apply`` or ``apply_``) for add, sub and rsub,
-    with no attrs at all for alpha 1 (the fast path's case)."""
+    """``run(op, self, other, alpha=alpha)`` (``run``: ``apply`` or ``apply_``) for add, sub
+    and rsub, with no attrs at all for alpha 1 (the fast path's case)."""
     return run(op, self, other) if alpha == 1 else run(op, self, other, alpha=alpha)
 
 
