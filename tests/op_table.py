@@ -15,6 +15,7 @@ function and in-place name the record declares.
 import contextlib
 import importlib
 import inspect
+import pathlib
 import pkgutil
 import zlib
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ import doctensor
 import doctensor.ops
 from doctensor import Tensor
 
-__all__ = ["OpInfo", "u", "b", "ALL", "NUM", "INTEGRAL", "UNARY", "BINARY", "REDUCE",
+__all__ = ["ROW_MODULES", "OpInfo", "u", "b", "ALL", "NUM", "INTEGRAL", "UNARY", "BINARY", "REDUCE",
            "REDUCE_DIM", "run_case", "reached", "DEVICES"]
 
 ALL = DTYPES + ("float16",)
@@ -201,3 +202,9 @@ def reached():
     finally:
         for m, name, fn in saved:
             setattr(m, name, fn)
+
+
+# the row files: every tests/op_rows_*.py, each exporting ROWS (imported last: they import
+# this module)
+ROW_MODULES = [importlib.import_module(path.stem) for path in
+               sorted(pathlib.Path(__file__).parent.glob("op_rows_*.py"))]

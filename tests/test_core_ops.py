@@ -16,15 +16,12 @@ import numpy as np
 import pytest
 import torch  # noqa: F401  (the oracle: fail, not skip, without it)
 from _oracle import assert_same, both, grad_fn_name, make_input, same_outcome
-from op_rows_core import ROWS as CORE_ROWS
-from op_rows_more import ROWS as MORE_ROWS
-from op_rows_nn import ROWS as NN_ROWS
-from op_table import normalize, reached, run_case, sample_inputs
+from op_table import ROW_MODULES, normalize, reached, run_case, sample_inputs
 
 import doctensor
 from doctensor.ops._registry import REGISTRY
 
-ROWS = CORE_ROWS + MORE_ROWS + NN_ROWS
+ROWS = [row for module in ROW_MODULES for row in module.ROWS]
 BY_RECORD = defaultdict(list)
 for _row in ROWS:
     BY_RECORD[_row.record].append(_row)

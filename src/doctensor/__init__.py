@@ -5,7 +5,7 @@
 seeded random numbers.
 """
 
-from . import autograd, cuda, functions
+from . import autograd, cuda, fft, functions, linalg, special
 from ._dtypes import (
     bool_ as bool,  # noqa: A004
 )
@@ -70,11 +70,11 @@ def set_rng_state(new_state):
     default_generator.set_state(new_state.numpy())
 
 
-from . import nn, optim, utils  # noqa: E402  (they use the names above, as torch's do)
+from . import distributions, nn, optim, utils  # noqa: E402  (they use the names above, as torch's do)
 from .serialization import load, save  # noqa: E402
 
 __all__ = ["Tensor", "Size", "device", "dtype", "Generator", "autograd", "cuda", "nn", "optim",
-           "utils",
+           "utils", "linalg", "special", "fft", "distributions",
            "save", "load",
            "manual_seed", "initial_seed", "seed", "get_rng_state", "set_rng_state",
            "default_generator", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",

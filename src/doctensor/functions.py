@@ -841,3 +841,33 @@ def meshgrid(*tensors, indexing=None):
 _MESHGRID_WARNING = ("torch.meshgrid: in an upcoming release, it will be required to pass the "
                      "indexing argument. (Triggered internally at /__w/pytorch/pytorch/aten/src/"
                      "ATen/native/TensorShape.cpp:4215.)")
+
+
+# -- more elementwise functions: trig, hyperbolic, special functions, aliases (elementwise)
+
+__all__ += []
+
+
+# -- statistics, scans and searching (statistics) ---------------------------------------
+
+__all__ += []
+
+
+# -- shapes, joining, splitting and the scatter/index families (shaping) ----------------
+
+__all__ += []
+
+
+# -- linear algebra (linalg) ------------------------------------------------------------
+
+__all__ += []
+
+
+# -- complex numbers and the spectral ops (complex) -------------------------------------
+
+__all__ += []
+
+
+# -- constants, dtype info, legacy spellings, samplers, device helpers (misc) -----------
+
+__all__ += []

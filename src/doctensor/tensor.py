@@ -1131,6 +1131,18 @@ class Tensor(TensorBase):
             raise TypeError("dtype must be a type, str, or dtype object")
         return creation.to(self, dtype=dtype)
 
+    # -- more elementwise functions: trig, hyperbolic, special functions, aliases (elementwise) --
+
+    # -- statistics, scans and searching (statistics) --
+
+    # -- shapes, joining, splitting and the scatter/index families (shaping) --
+
+    # -- linear algebra (linalg) --
+
+    # -- complex numbers and the spectral ops (complex) --
+
+    # -- constants, dtype info, legacy spellings, samplers, device helpers (misc) --
+
 
 # the legacy tensor type names that ``Tensor.type()`` gives and takes: torch.FloatTensor, ...
 _DTYPES_BY_LEGACY_NAME = {f"{d.scalar_name}Tensor": d for d in ALL_DTYPES}

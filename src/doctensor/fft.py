@@ -1,0 +1,1 @@
+"""``torch.fft``: discrete Fourier transforms, each naming an op declared in ``ops/``."""

@@ -1,0 +1,1 @@
+"""``torch.linalg``: linear algebra functions, each naming an op declared in ``ops/``."""

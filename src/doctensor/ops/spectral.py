@@ -1,0 +1,1 @@
+"""The discrete Fourier transforms of ``torch.fft``."""

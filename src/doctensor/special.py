@@ -1,0 +1,1 @@
+"""``torch.special``: special functions, each naming an op declared in ``ops/``."""
