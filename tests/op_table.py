@@ -15,6 +15,7 @@ function and in-place name the record declares.
 import contextlib
 import importlib
 import inspect
+import itertools
 import pathlib
 import pkgutil
 import zlib
@@ -110,24 +111,39 @@ def sample_inputs(op, dtype, index, sample):
 def run_case(op, dtype, index, sample, device="cpu"):
     """Row ``op`` on one sample, under doctensor (on ``device``) and torch (on the CPU):
     outputs, then, for floating dtypes, every input's gradient for a random ``grad``.
+    With several inputs, float64 on the CPU also runs with every proper subset of them
+    requiring grad (a node must save what its formula reads for any such subset).
     Returns whether the sample ran (rather than raising the same error in both)."""
     specs = normalize(sample)
-    values = sample_inputs(op, dtype, index, sample)
     # float16 gradients are not compared: torch's backward kernels compute in float32 and
     # round once, doctensor's formulas (composed ops) round after each step (a few ulps off)
     grad = op.grad and dtype in FLOATS
+    everything = (True,) * len(specs)
+    ran = _run_with(op, dtype, index, sample, device, everything if grad else None)
+    if grad and ran and dtype == "float64" and device == "cpu" and len(specs) > 1:
+        for mask in itertools.product((False, True), repeat=len(specs)):
+            if any(mask) and mask != everything:
+                _run_with(op, dtype, index, sample, device, mask)
+    return ran
+
+
+def _run_with(op, dtype, index, sample, device, mask):
+    """One sample of row ``op``; ``mask``: which inputs require grad (None: none, and no
+    backward)."""
+    specs = normalize(sample)
+    values = sample_inputs(op, dtype, index, sample)
     seed = zlib.crc32(f"g/{op.name}/{dtype}/{index}".encode())
 
     def scenario(T):
         leaves, inputs = [], []
         on = device if T is doctensor and device != "cpu" else None
-        for v, (_, layout) in zip(values, specs):
-            leaf, x = make_input(T, v, layout, requires_grad=grad, device=on)
+        for i, (v, (_, layout)) in enumerate(zip(values, specs)):
+            leaf, x = make_input(T, v, layout, requires_grad=bool(mask and mask[i]), device=on)
             leaves.append(leaf)
             inputs.append(x)
         out = op.fn(T, *inputs)
         result = {"out": out}
-        if grad:
+        if mask:
             outs = [t for t in _tensors(out) if t.requires_grad]
             if outs:
                 g_rng = np.random.default_rng(seed)
@@ -139,6 +155,8 @@ def run_case(op, dtype, index, sample, device="cpu"):
 
     ours, theirs = both(scenario)
     where = f"{op.name}[{index}]" + ("" if device == "cpu" else f" on {device}")
+    if mask and not all(mask):
+        where += f" (requires_grad only for inputs {[i for i, m in enumerate(mask) if m]})"
     assert_same(ours, theirs, op.rtol, op.atol, where, op.strides, op.reprs and device == "cpu")
     return not isinstance(ours, Raised)
 

@@ -368,6 +368,21 @@ def test_layer_forward_backward(layer):
     same_outcome(fn, reprs=False, rtol=2e-6, atol=2e-6)
 
 
+@pytest.mark.parametrize("norm", ["batchnorm", "layernorm", "groupnorm"])
+def test_norm_as_first_layer(norm):
+    """An input that does not require grad: the norm's parameters still get gradients, and
+    its node saves what torch's saves (the weight, whatever requires grad)."""
+    def fn(T):
+        T.manual_seed(0)
+        mod = {"batchnorm": T.nn.BatchNorm1d(3), "layernorm": T.nn.LayerNorm(3),
+               "groupnorm": T.nn.GroupNorm(1, 3)}[norm]
+        y = mod(T.randn(4, 3))
+        saved = (y.grad_fn._saved_weight is None, y.grad_fn._saved_input is None)
+        (y * T.linspace(-1, 1, 12).reshape(4, 3)).sum().backward()
+        return saved, mod.weight.grad, mod.bias.grad
+    same_outcome(fn, reprs=False, rtol=1e-6, atol=1e-6)
+
+
 def test_batchnorm_running_stats_over_steps():
     def fn(T):
         T.manual_seed(0)

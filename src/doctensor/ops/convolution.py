@@ -113,7 +113,7 @@ def _by_group(groups, channels, fn):
 
 
 @declare("convolution", "ConvolutionBackward0", ("input", "weight", "bias"),
-         saves={"input": "weight", "weight": "input"})
+         saves=dict.fromkeys(("input", "weight"), ("input", "weight", "bias")))
 def _conv(xp, x, w, b, stride, padding, dilation, groups=1):
     if len(stride) == 1:  # conv1d: a height of 1
         return _conv.forward(xp, _with_height(x), _with_height(w), b, (1, *stride),
@@ -135,9 +135,8 @@ def _conv_out(xshape, wshape, stride, padding, dilation):
 @_conv.def_backward
 def conv_backward(ctx, grad):
     shapes = (ctx.input_meta[0] or (None,))[0], (ctx.input_meta[1] or (None,))[0]
-    n = ctx.needs_input_grad
-    x, w = (ctx.input if n[1] else None), (ctx.weight if n[0] else None)
-    return convolution_backward(grad, x, w, n, _conv_attrs(ctx), shapes)
+    return convolution_backward(grad, ctx.input, ctx.weight, ctx.needs_input_grad,
+                                _conv_attrs(ctx), shapes)
 
 
 def _conv_attrs(ctx):
@@ -195,22 +194,28 @@ def convolution_backward(grad, x, w, mask, attrs, shapes):
 
 @_conv_backward.def_backward
 def conv_backward_backward(ctx, grads):
+    """Each of the three gradients is linear in two of the inputs; each term reads only what
+    the node saved for the input it differentiates."""
     ggx, ggw, ggb = grads
     n, attrs, shapes = ctx.needs_input_grad, _conv_attrs(ctx), ctx.shapes
-    g, x, w = ctx.grad_output, ctx.input, ctx.weight
+    dims = len(attrs["stride"])
     dg = dx = dw = None
     if n[0]:  # the gradients are linear in the output gradient
-        dims = len(attrs["stride"])
-        for term in (_convolution(ggx, w, None, **attrs, dims=dims) if ggx is not None else None,
-                     _convolution(x, ggw, None, **attrs, dims=dims) if ggw is not None else None,
-                     ggb.reshape(1, -1, *(1,) * dims).expand(g.shape) if ggb is not None
-                     else None):
+        terms = (_convolution(ggx, ctx.weight, None, **attrs, dims=dims) if ggx is not None
+                 else None,
+                 _convolution(ctx.input, ggw, None, **attrs, dims=dims) if ggw is not None
+                 else None,
+                 ggb.reshape(1, -1, *(1,) * dims).expand(ctx.input_meta[0][0])
+                 if ggb is not None else None)
+        for term in terms:
             if term is not None:
                 dg = term if dg is None else dg + term
     if n[1] and ggw is not None:  # the weight's gradient is linear in the input
-        dx = convolution_backward(g, None, ggw, (True, False, False), attrs, shapes)[0]
+        dx = convolution_backward(ctx.grad_output, None, ggw, (True, False, False), attrs,
+                                  shapes)[0]
     if n[2] and ggx is not None:  # the input's gradient is linear in the weight
-        dw = convolution_backward(g, ggx, None, (False, True, False), attrs, shapes)[1]
+        dw = convolution_backward(ctx.grad_output, ggx, None, (False, True, False), attrs,
+                                  shapes)[1]
     return dg, dx, dw
 
 

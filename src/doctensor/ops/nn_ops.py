@@ -111,9 +111,8 @@ def addcdiv_op(xp, a, t1, t2, value=1):
 @addcdiv_op.def_backward
 def addcdiv_backward(ctx, grad):
     n, v = ctx.needs_input_grad, ctx.attrs.get("value", 1)
-    t1, t2 = ctx.tensor1, ctx.tensor2
-    return (grad if n[0] else None, grad * v / t2 if n[1] else None,
-            -grad * v * t1 / (t2 * t2) if n[2] else None)
+    return (grad if n[0] else None, grad * v / ctx.tensor2 if n[1] else None,
+            -grad * v * ctx.tensor1 / (ctx.tensor2 * ctx.tensor2) if n[2] else None)
 
 
 def _lerp(mul_add):
@@ -168,8 +167,8 @@ lerp_tensor_op.on_cpu(_lerp_tensor(_fma))
 
 @lerp_tensor_op.def_backward
 def lerp_tensor_backward(ctx, grad):
-    n, w = ctx.needs_input_grad, ctx.weight
-    return (grad * (1 - w) if n[0] else None, grad * w if n[1] else None,
+    n = ctx.needs_input_grad
+    return (grad * (1 - ctx.weight) if n[0] else None, grad * ctx.weight if n[1] else None,
             grad * (ctx.end - ctx.self) if n[2] else None)
 
 
@@ -700,8 +699,13 @@ def _norm_stats(xp, x, axes, eps):
     return mean, x.dtype.type(1) / xp.sqrt(var + x.dtype.type(eps)), var
 
 
+# the norms' nodes save their input and weight (layer norm: and bias) whenever any of the
+# three requires grad, as torch's do (an affine first layer takes its weight's gradient)
+_NORM_INPUTS = ("input", "weight", "bias")
+
+
 @_nn_op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"),
-        layout="contiguous", saves={"input": ("input", "weight"), "weight": "input"},
+        layout="contiguous", saves=dict.fromkeys(("input", "weight", "bias"), _NORM_INPUTS),
         function="layer_norm")
 def native_layer_norm_op(xp, x, w, b, ndims=1, eps=1e-5):
     axes = tuple(range(x.ndim - ndims, x.ndim))
@@ -744,7 +748,7 @@ def _channel_shape(x):
 
 
 @_nn_op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"),
-        layout="contiguous", saves={"input": ("input", "weight"), "weight": "input"},
+        layout="contiguous", saves=dict.fromkeys(("input", "weight"), _NORM_INPUTS),
         function="group_norm")
 def native_group_norm_op(xp, x, w, b, groups=1, eps=1e-5):
     g = x.reshape(x.shape[0], groups, -1)
@@ -791,7 +795,7 @@ def group_norm(x, num_groups, weight=None, bias=None, eps=1e-5):
 
 
 @_nn_op("native_batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"),
-        layout="contiguous", saves={"input": ("input", "weight"), "weight": "input"},
+        layout="contiguous", saves=dict.fromkeys(("input", "weight"), _NORM_INPUTS),
         unsaved=("mean", "rstd"), function="batch_norm")
 def native_batch_norm_op(xp, x, w, b, mean=None, rstd=None, training=True):
     shape = [1] * x.ndim

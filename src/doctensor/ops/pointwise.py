@@ -323,10 +323,10 @@ def int_pow(xp, a, e):
 
 @pow_tensor.def_backward
 def pow_tensor_backward(ctx, grad):
-    n = ctx.needs_input_grad
-    e = ctx.exponent
-    # torch: where(exponent == 0, 0, grad * exponent * self ** (exponent - 1)): +0. there
-    ga = where_tensor(e == 0, 0, grad * (e * ctx.self ** (e - 1))) if n[0] else None
+    n, ga = ctx.needs_input_grad, None
+    if n[0]:  # torch: where(exponent == 0, 0, grad * exponent * self ** (exponent - 1))
+        e = ctx.exponent
+        ga = where_tensor(e == 0, 0, grad * (e * ctx.self ** (e - 1)))
     gb = grad * (ctx.result * ctx.self.log()) if n[1] else None
     return ga, gb
 
