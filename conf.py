@@ -52,6 +52,11 @@ extensions = [
     "verify",
     "errata",
     "cjk",  # no stray spaces where a Chinese paragraph breaks across source lines
+    "bilingual",  # "中文 / English" titles -> one span per language, for the switch
+    "search_zh",  # Chinese words findable without jieba; a working JS stemmer
+    "frontpage",  # the front page's article cards and verified-output facts
+    "source_links",  # "read the implementation" boxes, the generated layer diagram
+    "exactness",  # the "How exact is doctensor" page, from the tests' and the census's data
 ]
 if os.environ.get("DOCTENSOR_INTERSPHINX"):  # offline -W builds would fail on the fetch
     extensions.append("sphinx.ext.intersphinx")
@@ -123,16 +128,20 @@ html_favicon = "docs/_static/favicon.svg"  # also spares the browser a /favicon.
 html_static_path = ["docs/_static"]
 html_css_files = ["site.css"]
 html_js_files = ["lang-switch.js"]
-html_search_language = "zh"  # Sphinx's zh splitter also indexes the English words
+html_search_language = "zh"  # docs/_ext/search_zh.py: CJK bigrams + English words
 html_last_updated_fmt = None
 html_theme_options = {
-    "navbar_end": ["lang-switch", "theme-switcher", "navbar-icon-links"],
+    "navbar_persistent": ["search-button", "lang-switch"],  # in the header on a phone too
+    "navbar_end": ["theme-switcher", "navbar-icon-links"],
     "show_prev_next": True,
     "header_links_before_dropdown": 3,
     "footer_start": ["copyright"],
     "footer_end": ["built-on"],
 }
-html_context = {"doctensor_device": doctensor_device}
+html_context = {
+    "doctensor_device": doctensor_device,
+    "default_mode": "auto",  # else the theme logs "Got invalid theme mode: ." on every page
+}
 html_show_sourcelink = False
 # copy code, never outputs (sphinx-gallery's script-out, MyST-NB's cell outputs)
 copybutton_selector = "div.highlight:not(.sphx-glr-script-out *):not(.cell_output *) pre"

@@ -2,6 +2,9 @@
 第一个张量 / A first tensor
 ===========================
 
+.. question:: 本站的一段代码是怎样运行、又是怎样核对的？ /
+   How does a code block of this site run, and how is it checked?
+
 .. tab-set::
    :sync-group: lang
 
@@ -21,6 +24,7 @@
 
 # %%
 import doctensor as torch
+from doctensor.viz import draw_graph
 
 a = torch.tensor([1.0, 2.0, 3.0])
 print(a)
@@ -59,6 +63,28 @@ print(x.grad)
 #    tensor(5., grad_fn=<AddBackward0>)
 #    tensor(4.)
 #
+# .. tab-set::
+#    :sync-group: lang
+#
+#    .. tab-item:: 中文
+#       :sync: zh
+#
+#       页面上的图也在构建时画出：下面是 ``y`` 的计算图，由 ``doctensor.viz.draw_graph``
+#       根据真实的张量画出，箭头是梯度流动的方向：``AddBackward0`` → ``MulBackward0`` →
+#       ``x`` 的 ``AccumulateGrad``。
+#
+#    .. tab-item:: English
+#       :sync: en
+#
+#       The pictures on a page are drawn at build time too: below is the graph of ``y``,
+#       drawn by ``doctensor.viz.draw_graph`` from the real tensors, with arrows in the
+#       direction gradients flow: ``AddBackward0`` → ``MulBackward0`` → ``AccumulateGrad`` of
+#       ``x``.
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_graph(y)
+
+# %%
 # .. tab-set::
 #    :sync-group: lang
 #

@@ -2,10 +2,18 @@
 clone() 与 detach()：复制、共享与梯度 / clone() and detach(): copies, sharing and gradients
 ===========================================================================================
 
-参考文章《PyTorch中clone()、detach()及相关扩展详解》（编辑 jimmy，2025-01-12）；
-文中每个例子都由我们重新编写成本页的脚本。
-Based on the article "PyTorch中clone()、detach()及相关扩展详解" (edited by jimmy, 2025-01-12);
-every example is re-typed here as our own script.
+.. question:: clone() 和 detach() 给出的张量，在内存和梯度上有什么不同？ /
+   How do the tensors from clone() and detach() differ in memory and in gradients?
+
+.. container:: dt-zh
+
+   参考文章《PyTorch中clone()、detach()及相关扩展详解》（编辑 jimmy，2025-01-12）；
+   文中每个例子都由我们重新编写成本页的脚本。
+
+.. container:: dt-en
+
+   Based on the article ":zh:`PyTorch中clone()、detach()及相关扩展详解`" (edited by jimmy,
+   2025-01-12); every example is re-typed here as our own script.
 
 .. tab-set::
    :sync-group: lang

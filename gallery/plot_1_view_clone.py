@@ -2,10 +2,18 @@
 view()、reshape() 与副本 / view(), reshape() and copies
 =======================================================
 
-参考文章《PyTorch中clone()、detach()及相关扩展详解》（编辑 jimmy，2025-01-12）的后半部分；
-文中每个例子都由我们重新编写成本页的脚本。
-Based on the second half of the article "PyTorch中clone()、detach()及相关扩展详解" (edited by
-jimmy, 2025-01-12); every example is re-typed here as our own script.
+.. question:: view() 和 reshape() 什么时候共享内存，什么时候复制？ /
+   When do view() and reshape() share memory, and when do they copy?
+
+.. container:: dt-zh
+
+   参考文章《PyTorch中clone()、detach()及相关扩展详解》（编辑 jimmy，2025-01-12）的后半部分；
+   文中每个例子都由我们重新编写成本页的脚本。
+
+.. container:: dt-en
+
+   Based on the second half of the article ":zh:`PyTorch中clone()、detach()及相关扩展详解`"
+   (edited by jimmy, 2025-01-12); every example is re-typed here as our own script.
 
 .. tab-set::
    :sync-group: lang

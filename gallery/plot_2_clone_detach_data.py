@@ -2,10 +2,18 @@
 clone()、detach()、.data 与 detach_() / clone(), detach(), .data and detach_()
 ==============================================================================
 
-参考文章《PyTorch中clone()、detach()及相关扩展详解》（Python技术站）；
-文中每个例子都由我们重新编写成本页的脚本。
-Based on the article "PyTorch中clone()、detach()及相关扩展详解" (Python技术站);
-every example is re-typed here as our own script.
+.. question:: .data 和 detach_() 与 clone()、detach() 有什么不同？ /
+   How do .data and detach_() differ from clone() and detach()?
+
+.. container:: dt-zh
+
+   参考文章《PyTorch中clone()、detach()及相关扩展详解》（Python技术站）；
+   文中每个例子都由我们重新编写成本页的脚本。
+
+.. container:: dt-en
+
+   Based on the article ":zh:`PyTorch中clone()、detach()及相关扩展详解`" (:zh:`Python技术站`);
+   every example is re-typed here as our own script.
 
 .. tab-set::
    :sync-group: lang

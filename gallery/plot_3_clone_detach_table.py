@@ -2,9 +2,17 @@
 clone 与 detach 对照表 / clone and detach side by side
 ======================================================
 
-参考文章《Tensor:clone, detach》（2020-08-09）；文中每个例子都由我们重新编写成本页的脚本。
-Based on the article "Tensor:clone, detach" (2020-08-09); every example is re-typed here as
-our own script.
+.. question:: clone()、detach() 和 clone().detach()，梯度各流向哪里？ /
+   Where does the gradient go with clone(), detach() and clone().detach()?
+
+.. container:: dt-zh
+
+   参考文章《Tensor:clone, detach》（2020-08-09）；文中每个例子都由我们重新编写成本页的脚本。
+
+.. container:: dt-en
+
+   Based on the article "Tensor:clone, detach" (2020-08-09); every example is re-typed here as
+   our own script.
 
 .. tab-set::
    :sync-group: lang

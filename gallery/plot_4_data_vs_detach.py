@@ -2,9 +2,17 @@
 .data 与 detach() 的区别 / .data versus detach()
 ================================================
 
-参考文章《Tensor.data与Tensor.detach()的区别》（CarlYoung）；文中每个例子都由我们重新编写成本页的脚本。
-Based on the article "Tensor.data与Tensor.detach()的区别" (CarlYoung); every example is re-typed
-here as our own script.
+.. question:: 为什么经 .data 的修改悄无声息，经 detach() 的修改却会报错？ /
+   Why does an edit through .data go unnoticed, while one through detach() raises?
+
+.. container:: dt-zh
+
+   参考文章《Tensor.data与Tensor.detach()的区别》（CarlYoung）；文中每个例子都由我们重新编写成本页的脚本。
+
+.. container:: dt-en
+
+   Based on the article ":zh:`Tensor.data与Tensor.detach()的区别`" (CarlYoung); every example
+   is re-typed here as our own script.
 
 .. tab-set::
    :sync-group: lang

@@ -2,10 +2,18 @@
 原地修改何时让反向传播报错 / When an in-place edit breaks backward
 ==================================================================
 
-参考文章《Tensor.data与Tensor.detach()的区别》（CarlYoung）的后半部分；
-文中每个例子都由我们重新编写成本页的脚本。
-Based on the second half of the article "Tensor.data与Tensor.detach()的区别" (CarlYoung);
-every example is re-typed here as our own script.
+.. question:: 原地修改在什么时候会让反向传播报错？ /
+   When does an in-place edit make backward() fail?
+
+.. container:: dt-zh
+
+   参考文章《Tensor.data与Tensor.detach()的区别》（CarlYoung）的后半部分；
+   文中每个例子都由我们重新编写成本页的脚本。
+
+.. container:: dt-en
+
+   Based on the second half of the article ":zh:`Tensor.data与Tensor.detach()的区别`" (CarlYoung);
+   every example is re-typed here as our own script.
 
 .. tab-set::
    :sync-group: lang

@@ -2,10 +2,18 @@
 GPU 上的 detach() 与 .cpu() / detach() and .cpu() on the GPU
 ============================================================
 
-参考文章《Pytorch》（一篇关于 ``detach()`` 与 GPU 的笔记）；
-文中每个例子都由我们重新编写成本页的脚本。
-Based on the article "Pytorch" (a note on ``detach()`` and the GPU); every example is re-typed
-here as our own script.
+.. question:: GPU 上的张量，detach() 和 .cpu() 各复制了什么？ /
+   On the GPU, what do detach() and .cpu() copy?
+
+.. container:: dt-zh
+
+   参考文章《Pytorch》（一篇关于 ``detach()`` 与 GPU 的笔记）；
+   文中每个例子都由我们重新编写成本页的脚本。
+
+.. container:: dt-en
+
+   Based on the article "Pytorch" (a note on ``detach()`` and the GPU); every example is re-typed
+   here as our own script.
 
 .. tab-set::
    :sync-group: lang
@@ -165,8 +173,9 @@ draw_graph(y, name="y")
 #    .. tab-item:: 中文
 #       :sync: zh
 #
-#       **注意：这里的 x 不是叶子张量。** ``torch.tensor(..., requires_grad=True)`` 创建的叶子在
-#       CPU 上；``.cuda()`` 是对它的一次可求导的复制（``ToCopyBackward0``），
+#       **注意：这里的 x 不是叶子张量（计算图的叶子节点）。**
+#       ``torch.tensor(..., requires_grad=True)`` 创建的叶子在 CPU 上；
+#       ``.cuda()`` 是对它的一次可求导的复制（``ToCopyBackward0``），
 #       名字 ``x`` 指向的是复制的结果。反向传播之后，``x.grad`` 是 ``None``
 #       （读取时 PyTorch 还会警告），梯度落在了那个已经没有名字的 CPU 叶子上。
 #       上图是 ``y`` 的计算图（``doctensor.viz.draw_graph`` 在构建时画出）：

@@ -2,10 +2,18 @@
 修好一个 nn.Sequential / Fixing an nn.Sequential
 ================================================
 
-参考文章《Pytorch》（一篇关于 ``detach()`` 与 GPU 的笔记）开头的网络定义；
-文中的例子都由我们重新编写成本页的脚本。
-Based on the network definition at the start of the article "Pytorch" (a note on ``detach()``
-and the GPU); its examples are re-typed here as our own script.
+.. question:: 原文的 nn.Sequential 为什么不能运行，怎样修好？ /
+   Why does the article's nn.Sequential not run, and how is it fixed?
+
+.. container:: dt-zh
+
+   参考文章《Pytorch》（一篇关于 ``detach()`` 与 GPU 的笔记）开头的网络定义；
+   文中的例子都由我们重新编写成本页的脚本。
+
+.. container:: dt-en
+
+   Based on the network definition at the start of the article "Pytorch" (a note on ``detach()``
+   and the GPU); its examples are re-typed here as our own script.
 
 .. tab-set::
    :sync-group: lang
@@ -47,6 +55,7 @@ and the GPU); its examples are re-typed here as our own script.
 
 import doctensor as torch
 import doctensor.nn as nn
+from doctensor.viz import draw_graph
 
 
 class BrokenNetwork(nn.Module):
@@ -191,3 +200,25 @@ print(bool((logits >= 0).all()))
 #       **Summary:** every entry of an ``nn.Sequential`` must be a layer (an ``nn.Module``);
 #       the parameter count, 784×512 + 512 + 512×512 + 512 + 512×10 + 10 = 669706, confirms
 #       that all three linear layers are in place.
+#
+# .. tab-set::
+#    :sync-group: lang
+#
+#    .. tab-item:: 中文
+#       :sync: zh
+#
+#       最后是修好的网络为这张图像记录的计算图（``doctensor.viz.draw_graph`` 在构建时画出）：
+#       每个全连接层是一个 ``AddmmBackward0``，权重先经过转置 ``TBackward0``，每个 ``ReLU``
+#       是一个 ``ReluBackward0``；图像不需要梯度，所以图在第一层就停下了，只有六个参数是叶子。
+#
+#    .. tab-item:: English
+#       :sync: en
+#
+#       Last, the graph the fixed network records for this image (drawn at build time by
+#       ``doctensor.viz.draw_graph``): each linear layer is an ``AddmmBackward0`` whose weight
+#       goes through a transpose, ``TBackward0``, and each ``ReLU`` is a ``ReluBackward0``; the
+#       image needs no gradient, so the graph stops at the first layer and only the six
+#       parameters are leaves.
+
+# sphinx_gallery_capture_repr_block = ('_repr_html_',)
+draw_graph(logits)

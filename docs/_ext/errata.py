@@ -16,6 +16,7 @@ environment, which is kept right across incremental and parallel builds.
 
 from __future__ import annotations
 
+from bilingual import bilingual
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
@@ -25,6 +26,11 @@ from sphinx.util.nodes import make_id
 
 class errata_list(nodes.General, nodes.Element):
     """Placeholder, filled in at doctree-resolved."""
+
+
+def cited(article: str) -> nodes.Node:
+    """An article's (Chinese) title, marked as Chinese text in both languages' views."""
+    return nodes.inline("", "", nodes.emphasis("", article), classes=["dt-cite"], lang="zh")
 
 
 class ErratumDirective(SphinxDirective):
@@ -40,10 +46,12 @@ class ErratumDirective(SphinxDirective):
             raise self.error("erratum: the :article: option (the article's title) is required")
         anchor = make_id(self.env, self.state.document, "erratum", title)
         node = nodes.admonition("", classes=["erratum", "admonition-erratum"], ids=[anchor])
-        heading, _ = self.state.inline_text(f"勘误 · Erratum: {title}", self.lineno)
-        node += nodes.title("", "", *heading)
-        node += nodes.paragraph("", "", nodes.inline("", "文章 / Article: ", classes=["dt-label"]),
-                                nodes.emphasis("", article), classes=["erratum-article"])
+        heading, _ = self.state.inline_text(title, self.lineno)
+        node += nodes.title("", "", *(bilingual(heading, ("勘误：", "Erratum: "))
+                                      or [nodes.Text("勘误 · Erratum: "), *heading]))
+        label = bilingual([nodes.Text("文章 / Article")])
+        node += nodes.paragraph("", "", nodes.inline("", "", *label, classes=["dt-label"]),
+                                nodes.Text(": "), cited(article), classes=["erratum-article"])
         self.state.nested_parse(self.content, self.content_offset, node)
         self.state.document.note_explicit_target(node)
         self.env.doctensor_errata.setdefault(self.env.docname, []).append(
@@ -67,13 +75,17 @@ def on_doctree_resolved(app: Sphinx, doctree, fromdocname: str) -> None:
             page = env.titles[docname].astext() if docname in env.titles else docname
             for entry in env.doctensor_errata[docname]:
                 uri = app.builder.get_relative_uri(fromdocname, docname) + "#" + entry["anchor"]
-                ref = nodes.reference("", entry["title"], internal=True, refuri=uri)
+                title = [nodes.Text(entry["title"])]
+                ref = nodes.reference("", "", *(bilingual(title) or title), internal=True,
+                                      refuri=uri)
+                where = [nodes.Text(page)]
                 para = nodes.paragraph("", "", ref, nodes.Text(" — "),
-                                       nodes.emphasis("", entry["article"]),
-                                       nodes.Text(f" ({page})"))
+                                       cited(entry["article"]),
+                                       nodes.Text(" ("), *(bilingual(where) or where),
+                                       nodes.Text(")"))
                 items += nodes.list_item("", para)
         if not len(items):
-            items = nodes.paragraph("", "尚无勘误。 / No errata yet.")
+            items = nodes.paragraph("", "", *bilingual([nodes.Text("尚无勘误。 / No errata yet.")]))
         placeholder.replace_self(items)
 
 

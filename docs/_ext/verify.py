@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 import outputcheck
+from bilingual import bilingual
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
@@ -69,10 +70,9 @@ def device_note(device: tuple[str, str] | list[str]) -> nodes.Node:
 
 def _badge(node: expected_output) -> nodes.Node:
     title = "输出已与记录核对 / output checked against the recorded expectation"
-    text = "✓ 输出已核对 · output verified"
-    if "cuda" in node["requires"]:
-        text += " · CUDA"
-    return nodes.container("", nodes.inline("", text, classes=["dt-checked-label"]),
+    cuda = " · CUDA" if "cuda" in node["requires"] else ""
+    text = bilingual([nodes.Text(f"✓ 输出已核对{cuda} / ✓ output verified{cuda}")])
+    return nodes.container("", nodes.inline("", "", *text, classes=["dt-checked-label"]),
                            classes=["dt-checked"], title=title)
 
 

@@ -1,0 +1,161 @@
+"""Sphinx extension and script: the "How exact is doctensor" page, from the tests' own data.
+
+``.. exactness-report::`` shows
+
+* the op table (``tests/op_rows_*.py``, the rows ``tests/test_core_ops.py`` runs against
+  torch 2.13): per family, how many rows compare bit for bit (no tolerance) and how many
+  within a stated tolerance, and which records have a tolerance, with it;
+* the API census (``../shared/tools/api_census.py``, through ``census.table()``): which of
+  torch's public names doctensor has.
+
+Both need torch 2.13 importable (the tests' environment). The build runs this file as a
+script with a Python that has torch (``DOCTENSOR_TORCH_PYTHON``, else ``.nox/tests/bin/python``
+when it exists); without one, the page shows the data recorded in ``exactness.json`` (next
+to this file), with its date. ``python docs/_ext/exactness.py --record`` (with torch)
+rewrites that record.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORD = Path(__file__).with_name("exactness.json")
+
+
+# --- the data (runs where torch is importable) ---------------------------------------------
+
+def collect() -> dict:
+    """The op table summed up (per family; per record with a tolerance) and the census table."""
+    sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "src"), str(Path(__file__).parent)]
+    import census
+    import op_table
+
+    families, tolerances, records = {}, {}, set()
+    for module in op_table.ROW_MODULES:
+        counts = families.setdefault(module.__name__.removeprefix("op_rows_"), [0, 0, 0, 0])
+        for row in module.ROWS:
+            tol = row.rtol or row.atol
+            counts[0] += 1
+            counts[1 if not tol else 2] += 1
+            counts[3] += bool(getattr(row, "xfail", None))
+            records.add(row.record or row.name)
+            if tol:
+                rows, rtol, atol = tolerances.get(row.record or row.name, (0, 0.0, 0.0))
+                tolerances[row.record or row.name] = (rows + 1, max(rtol, row.rtol or 0.0),
+                                                      max(atol, row.atol or 0.0))
+    return {"date": datetime.date.today().isoformat(), "records": len(records),
+            "families": families, "tolerances": tolerances,
+            "census": census.table(sys.executable)}
+
+
+def torch_python() -> str | None:
+    candidate = os.environ.get("DOCTENSOR_TORCH_PYTHON") or str(ROOT / ".nox/tests/bin/python")
+    return candidate if Path(candidate).exists() else None
+
+
+def load() -> tuple[dict, bool]:
+    """(data, live): computed now when a Python with torch exists, else the recorded data."""
+    python = torch_python()
+    if python:
+        done = subprocess.run([python, __file__, "--json"], capture_output=True, text=True,
+                              cwd=ROOT, timeout=300)
+        if done.returncode == 0:
+            return json.loads(done.stdout), True
+        from sphinx.util import logging  # load() runs inside a build
+
+        logging.getLogger(__name__).info(
+            "[exactness] %s could not collect the data; the page shows the record:\n%s",
+            python, done.stderr[-2000:])
+    return json.loads(RECORD.read_text(encoding="utf-8")), False
+
+
+# --- the page -----------------------------------------------------------------------------
+
+def _table(header: list[str], body: list[list[str]], classes=()):
+    from docutils import nodes
+
+    table = nodes.table(classes=["dt-table", *classes])
+    group = nodes.tgroup(cols=len(header))
+    table += group
+    group.extend(nodes.colspec(colwidth=1) for _ in header)
+    thead, tbody = nodes.thead(), nodes.tbody()
+    for target, rows in ((thead, [header]), (tbody, body)):
+        for cells in rows:
+            row = nodes.row()
+            for cell in cells:
+                row += nodes.entry("", nodes.paragraph("", cell))
+            target += row
+    group += thead
+    group += tbody
+    return table
+
+
+def report(data: dict, live: bool) -> list:
+    from bilingual import bilingual
+    from docutils import nodes
+
+    def para(text, classes=()):
+        return nodes.paragraph("", "", *bilingual([nodes.Text(text)]), classes=list(classes))
+
+    families, tolerances = data["families"], data["tolerances"]
+    total = sum(c[0] for c in families.values())
+    exact = sum(c[1] for c in families.values())
+    out = [para(f"操作表共 {total} 行，覆盖 {data['records']} 条运算记录；"
+                f"其中 {exact} 行逐位比较（误差为零），{total - exact} 行在写明的"
+                "误差内比较。每一行在 CPU 和 CUDA 两种设备、每种数据类型和每个样本上运行，"
+                "与 PyTorch 2.13 比较值、类型、形状、步长、grad_fn、repr、报错和梯度。 / "
+                f"The op table has {total} rows over {data['records']} op records; {exact} "
+                f"of them compare bit for bit (zero tolerance), {total - exact} within a "
+                "stated tolerance. Every row runs on both devices (CPU, CUDA), every dtype and "
+                "every sample, and is compared with PyTorch 2.13: values, dtype, shape, "
+                "strides, grad_fn, repr, errors and gradients.")]
+    out.append(_table(["family / 家族", "rows / 行", "bit-exact / 逐位", "tolerance / 误差内",
+                       "xfail"], [[f, *map(str, c)] for f, c in sorted(families.items())]))
+    out.append(para("下表列出带误差的运算记录及其最大误差。多数是矩阵乘法、卷积和 FFT："
+                    "它们在 PyTorch 中由 BLAS 等库按另一种顺序求和，结果在最后几位上不同。 / "
+                    "The records compared within a tolerance, with the largest one stated. "
+                    "Most are matrix products, convolutions and FFTs: PyTorch computes them "
+                    "with BLAS and friends, summing in another order, so the last bits differ."))
+    out.append(_table(["record / 记录", "rows / 行", "rtol", "atol"], [
+        [record, str(rows), f"{rtol:g}", f"{atol:g}"]
+        for record, (rows, rtol, atol) in sorted(tolerances.items())], classes=["dt-tolerances"]))
+    when = (f"构建时由 api_census.py 计算（{data['date']}）。 / Computed at build time by "
+            f"api_census.py ({data['date']})." if live else
+            f"记录于 {data['date']}（这次构建没有可用的 torch，未能重新计算）。 / Recorded on "
+            f"{data['date']} (this build found no working torch to compute it afresh).")
+    out += [nodes.rubric("", "", *bilingual([nodes.Text("API 覆盖 / API coverage")])),
+            para("doctensor 有 torch 2.13 公开 API 中的哪些名字（不含量化、稀疏、分布式和编译器"
+                 "内部）。 / Which of torch 2.13's public API names doctensor has (leaving out "
+                 "quantization, sparse layouts, distributed and compiler internals)."),
+            para(when, classes=["dt-census-date"]),
+            nodes.literal_block(data["census"], data["census"])]
+    return out
+
+
+def setup(app) -> dict:
+    from sphinx.util.docutils import SphinxDirective
+
+    class ExactnessReport(SphinxDirective):
+        def run(self):
+            data, live = load()
+            if not live:
+                self.env.note_dependency(str(RECORD))
+            return report(data, live)
+
+    app.add_directive("exactness-report", ExactnessReport)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
+
+
+if __name__ == "__main__":
+    collected = collect()
+    if "--record" in sys.argv:
+        RECORD.write_text(json.dumps(collected, ensure_ascii=False, indent=1) + "\n",
+                          encoding="utf-8")
+    else:
+        print(json.dumps(collected, ensure_ascii=False))
