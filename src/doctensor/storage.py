@@ -11,6 +11,9 @@ Saved tensors remember the counter's value; backward compares it (Note [saved te
     x ──.data──> d         d : its own counter              (edits are invisible)
 """
 
+from . import backends
+from .device import device as _device
+
 __all__ = ["VersionCounter", "Storage"]
 
 
@@ -30,7 +33,7 @@ class Storage:
     it is derived lazily from the array that first owned the memory.
     """
 
-    __slots__ = ("_owner", "_buffer", "backend", "device", "resizable")
+    __slots__ = ("_owner", "_buffer", "backend", "device", "resizable", "shared")
 
     def __init__(self, owner, backend, device):
         self._owner = owner
@@ -38,6 +41,7 @@ class Storage:
         self.backend = backend
         self.device = device
         self.resizable = True  # False once NumPy shares it: Note [resize_ grows the storage]
+        self.shared = False  # set by Tensor.share_memory_ (a flag only: see that method)
 
     @property
     def buffer(self):
@@ -69,3 +73,15 @@ class Storage:
 
     def __repr__(self):
         return f"<doctensor storage of {self.nbytes()} bytes on {self.device}>"
+
+    def __reduce__(self):
+        """Pickle the elements (as a host array) and the device name; pickle's memo keeps one
+        storage shared by the tensors pickled with it (``Tensor.__reduce_ex__``)."""
+        return (_rebuild_storage, (self.backend.to_host(self.buffer), str(self.device)))
+
+
+def _rebuild_storage(array, device):
+    """A storage holding ``array`` (a host array) on ``device`` (a name): undoes pickling."""
+    device = _device(device)
+    backend = backends.for_device(device)
+    return Storage(array if device.type == "cpu" else backend.from_host(array), backend, device)
