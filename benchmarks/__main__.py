@@ -5,7 +5,7 @@ import sys
 
 from . import docs_build, harness, memory, workloads
 
-GROUPS = ("W1", "W2", "W3", "W4", "RNG", "MEM", "DOCS")
+GROUPS = ("W1", "W2", "W3", "W4", "RNG", "RED", "MEM", "DOCS")
 
 
 def parse(argv):

@@ -43,11 +43,12 @@ class Sizes:
     chain_width: int = 100  # ... on this many elements
     rng: int = 1_000_000  # the random generator
     mem_batch: int = 1024  # peak memory of W2
+    reduce_side: int = 1000  # RED: sum(dim) of a square matrix
 
 
 FULL = Sizes()
 SMOKE = Sizes(small=10, mlp_batches=(2, 4), big=1000, chain=10, chain_width=10, rng=1000,
-              mem_batch=4)
+              mem_batch=4, reduce_side=10)
 
 
 def _arrays(*shapes, seed=0):
@@ -270,6 +271,38 @@ def np_rand_step(state):
     return gen.random(n, dtype=np.float32)
 
 
+# --- reductions in torch's summation order (issue 17) -----------------------------------------
+
+
+def vector_setup(lib, n):
+    return _tensors(lib, (n,))[0]
+
+
+def np_vector_setup(np_, n):
+    return _arrays((n,))[0]
+
+
+def sum_step(x):  # the same code for the three libraries
+    return x.sum()
+
+
+def mean_step(x):
+    return x.mean()
+
+
+def matrix_setup(lib, n, dim):
+    return _tensors(lib, (n, n))[0], dim
+
+
+def np_matrix_setup(np_, n, dim):
+    return _arrays((n, n))[0], dim
+
+
+def sum_dim_step(state):
+    x, dim = state
+    return x.sum(dim)
+
+
 # --- the list ------------------------------------------------------------------------------
 
 
@@ -305,4 +338,17 @@ def cases(sizes=FULL):
              Pair(p(rng_setup, n=s.rng), rand_step), Pair(p(np_rng_setup, n=s.rng),
                                                           np_rand_step), compare="exact"),
     ]
+    out += [
+        Case("RED", f"sum, {s.big:,} float32", 1.5,
+             Pair(p(vector_setup, n=s.big), sum_step),
+             Pair(p(np_vector_setup, n=s.big), sum_step), compare="exact"),
+        Case("RED", f"mean, {s.big:,} float32", 1.5,
+             Pair(p(vector_setup, n=s.big), mean_step),
+             Pair(p(np_vector_setup, n=s.big), mean_step), compare="exact"),
+    ]
+    out += [Case("RED", f"sum(dim={d}), {s.reduce_side}x{s.reduce_side} float32", 1.5,
+                 Pair(p(matrix_setup, n=s.reduce_side, dim=d), sum_dim_step),
+                 Pair(p(np_matrix_setup, n=s.reduce_side, dim=d), sum_dim_step),
+                 compare="exact")
+            for d in (0, 1)]
     return out

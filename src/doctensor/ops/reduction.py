@@ -2,7 +2,9 @@
 ``sum_to_size``.
 
 torch allocates a reduction's result contiguously (the dispatch's default layout);
-integers sum in int64, float16 accumulates in float32 and rounds once at the end.
+integers sum in int64.  On the CPU, floating sums, means, products, whole-tensor var/std and
+1- and 2-norms add and multiply in torch's own order (Note [torch's CPU sum], Note [torch's
+CPU prod], Note [variance of a whole tensor], Note [vector norms] in ``_exact``).
 """
 
 import collections
@@ -10,9 +12,14 @@ import math
 import warnings
 
 import numpy as np
+from ml_dtypes import bfloat16 as _BF16
 
 from .. import _strides as S
 from .._dtypes import _BY_NP, bool_, get_default_dtype, int64
+from .._exact.cascade_sum import same_layout as _same_layout
+from .._exact.cascade_sum import torch_prod, torch_sum
+from .._exact.moments import var_all
+from .._exact.norms import vector_norm as exact_norm
 from ..autograd.grad_mode import GradMode
 from ._dispatch import apply
 from ._registry import declare
@@ -20,9 +27,9 @@ from .creation import arange, eye
 from .pointwise import exp, log, where_tensor
 from .views import expand
 
-__all__ = ["sum", "mean", "sum_to_size", "prod", "var_std", "max_min", "argmax_min",
-           "all_any", "median", "amax_amin", "logsumexp", "trace_op", "norm", "cumsum", "cumprod",
-           "return_type", "normalize_dims", "count_nonzero"]
+__all__ = ["sum", "mean", "cpu_sum", "cpu_mean", "sum_to_size", "prod", "var_std", "max_min",
+           "argmax_min", "all_any", "median", "amax_amin", "logsumexp", "trace_op", "norm",
+           "cumsum", "cumprod", "return_type", "normalize_dims", "count_nonzero"]
 
 
 def normalize_dims(dim, ndim):
@@ -68,14 +75,15 @@ def _expand_back(grad, shape, dims, keepdim):
     return grad.expand(shape)
 
 
-def return_type(name):
-    """A ``torch.return_types.<name>`` named tuple class (values, indices)."""
-    cls = collections.namedtuple(name, ["values", "indices"])
+def return_type(name, fields=("values", "indices")):
+    """A ``torch.return_types.<name>`` named tuple class (values, indices, or ``fields``),
+    printed as torch prints it (one field a line)."""
+    cls = collections.namedtuple(name, fields)
     cls.__module__ = "torch.return_types"
 
     def __repr__(self):
-        return (f"torch.return_types.{name}(\nvalues={self.values!r},\n"
-                f"indices={self.indices!r})")
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
+        return f"torch.return_types.{name}(\n{body})"
     cls.__repr__ = __repr__
     return cls
 
@@ -83,14 +91,15 @@ def return_type(name):
 # -- sum and mean --------------------------------------------------------------------------------
 
 _F16 = np.dtype(np.float16)
+_REDUCED = (_F16, np.dtype(_BF16))
 
 
 def _acc(dtype):
-    return np.float32 if dtype == _F16 else dtype
+    return np.float32 if dtype in _REDUCED else dtype  # (bfloat16 too, as torch's CPU sums)
 
 
 def _done(out, dtype):
-    return out.astype(dtype) if dtype == _F16 else out
+    return out.astype(dtype) if dtype in _REDUCED else out
 
 
 @declare("sum", "SumBackward0", method="sum", function="sum")
@@ -101,6 +110,37 @@ def sum_all(xp, a, dtype=None):
 @declare("sum", "SumBackward1", method=("sum", "sum_to_size"), function="sum")
 def sum_dim(xp, a, dims=(), keepdim=False, dtype=None):
     return _done(a.sum(axis=_axes(a, dims), dtype=_acc(dtype), keepdims=keepdim), dtype)
+
+
+_FLOATS = (_F16, np.dtype(_BF16), np.dtype(np.float32), np.dtype(np.float64))
+
+
+def cpu_sum(a, dims, keepdim, dtype):
+    """torch's CPU sum of ``a`` (cast to the float ``dtype`` first, as torch's ``.to()``)
+    over ``dims`` (Note [torch's CPU sum])."""
+    dims = dims if a.ndim else ()
+    a = a if a.dtype == dtype else _cast(a, dtype)
+    out = torch_sum(a, dims, keepdim)
+    return out if keepdim else out.reshape([n for d, n in enumerate(out.shape) if d not in dims])
+
+
+def _cast(a, dtype):
+    """``a`` in ``dtype`` with ``a``'s strides where it is dense (torch's ``.to()``)."""
+    return _same_layout(a, lambda v: v.astype(dtype))
+
+
+@sum_all.on_cpu
+def _sum_all_cpu(xp, a, dtype=None):
+    if np.dtype(dtype) not in _FLOATS:
+        return sum_all.forward(xp, a, dtype=dtype)
+    return cpu_sum(a, tuple(range(a.ndim)), False, dtype)
+
+
+@sum_dim.on_cpu
+def _sum_dim_cpu(xp, a, dims=(), keepdim=False, dtype=None):
+    if np.dtype(dtype) not in _FLOATS:
+        return sum_dim.forward(xp, a, dims=dims, keepdim=keepdim, dtype=dtype)
+    return cpu_sum(a, dims, keepdim, dtype)
 
 
 @sum_all.def_backward
@@ -121,6 +161,30 @@ def mean_all(xp, a):
 @declare("mean", "MeanBackward1", method="mean", function="mean")
 def mean_dim(xp, a, dims=(), keepdim=False):
     return _done(a.mean(axis=_axes(a, dims), dtype=_acc(a.dtype), keepdims=keepdim), a.dtype)
+
+
+def cpu_mean(a, dims, keepdim):
+    """torch's CPU mean: the sum (float16 and bfloat16: of the values in float32), divided by
+    the count in the sum's dtype, then rounded to ``a``'s dtype."""
+    wide = np.dtype(_acc(a.dtype))
+    total = cpu_sum(a, dims if a.ndim else (), keepdim, wide)
+    count = math.prod(a.shape[d] for d in dims) if a.ndim else 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (total / wide.type(count)).astype(a.dtype, copy=False)
+
+
+@mean_all.on_cpu
+def _mean_all_cpu(xp, a):
+    if a.dtype not in _FLOATS:
+        return mean_all.forward(xp, a)
+    return cpu_mean(a, tuple(range(a.ndim)), False)
+
+
+@mean_dim.on_cpu
+def _mean_dim_cpu(xp, a, dims=(), keepdim=False):
+    if a.dtype not in _FLOATS:
+        return mean_dim.forward(xp, a, dims=dims, keepdim=keepdim)
+    return cpu_mean(a, dims, keepdim)
 
 
 @mean_all.def_backward
@@ -149,7 +213,7 @@ def mean(t, dim=None, keepdim=False, dtype=None):
     """Mean over ``dim`` (all dims when None), of a floating tensor (or in ``dtype``)."""
     src = _BY_NP[t._data.dtype]
     want = dtype or src
-    if not want.is_floating_point:
+    if want.category < 2:  # (floating and complex dtypes have a mean)
         which = "Input" if dtype is None else "Optional"
         raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be "
                            "either a floating point or complex dtype. Got: " + want.scalar_name)
@@ -184,6 +248,14 @@ def prod_all(xp, a, dtype=None):
     return _done(xp.prod(a, dtype=_acc(dtype)), dtype)
 
 
+@prod_all.on_cpu
+def _prod_all_cpu(xp, a, dtype=None):
+    if np.dtype(dtype) not in _FLOATS:
+        return prod_all.forward(xp, a, dtype=dtype)
+    a = a if a.dtype == dtype else _cast(a, dtype)
+    return torch_prod(a, tuple(range(a.ndim))).reshape(())  # (Note [torch's CPU prod])
+
+
 @prod_all.def_backward
 def prod_all_backward(ctx, grad):
     x = ctx.self
@@ -196,6 +268,16 @@ def prod_all_backward(ctx, grad):
          function="prod")
 def prod_dim(xp, a, dim, keepdim=False, dtype=None):
     return _done(xp.prod(a, axis=dim, keepdims=keepdim, dtype=_acc(dtype)), dtype)
+
+
+@prod_dim.on_cpu
+def _prod_dim_cpu(xp, a, dim, keepdim=False, dtype=None):
+    if np.dtype(dtype) not in _FLOATS:
+        return prod_dim.forward(xp, a, dim=dim, keepdim=keepdim, dtype=dtype)
+    a = a if a.dtype == dtype else _cast(a, dtype)
+    dims = (dim,) if a.ndim else ()
+    out = torch_prod(a, dims)
+    return out if keepdim or not a.ndim else out.squeeze(dim)
 
 
 @prod_dim.def_backward
@@ -236,6 +318,28 @@ def var(xp, a, dims=None, correction=1, keepdim=False):
                   dtype=_acc(a.dtype)).astype(a.dtype, copy=False)
 
 
+def _var_std_cpu(op, take_sqrt):
+    """torch's CPU var/std: a one-number result of float32/float64 in torch's two passes
+    (Note [variance of a whole tensor]); otherwise torch accumulates in double (Welford), so
+    float32 and half precision results are NumPy's float64 ones, rounded (float64 results
+    follow NumPy's order, not Welford's: the last bits may differ)."""
+    def forward(xp, a, dims=None, correction=1, keepdim=False):
+        out_shape = [1 if dims is None or d in dims else n for d, n in enumerate(a.shape)]
+        if a.dtype not in _FLOATS or not a.size:
+            return op.forward(xp, a, dims=dims, correction=correction, keepdim=keepdim)
+        if a.dtype == np.float64 and math.prod(out_shape) != 1:
+            return op.forward(xp, a, dims=dims, correction=correction, keepdim=keepdim)
+        if a.dtype in _REDUCED or math.prod(out_shape) != 1:
+            wide = op.forward(xp, a.astype(np.float64), dims=dims, correction=correction,
+                              keepdim=keepdim)
+            return wide.astype(np.float32).astype(a.dtype, copy=False)
+        out = var_all(a, correction, take_sqrt)
+        return out.reshape(out_shape if keepdim and dims is not None else
+                           [n for d, n in enumerate(out_shape) if dims is not None
+                            and d not in dims])
+    return forward
+
+
 @var.def_backward
 def var_backward(ctx, grad):
     x = ctx.self
@@ -265,6 +369,10 @@ def std_backward(ctx, grad):
         grad = _expand_back(grad, x.shape, dims, keepdim)
         r = _expand_back(r, x.shape, dims, keepdim)
     return (grad * centered / (r * (n - ctx.correction)),)
+
+
+var.on_cpu(_var_std_cpu(var, False))
+std.on_cpu(_var_std_cpu(std, True))
 
 
 def var_std(op, t, dim=None, unbiased=None, keepdim=False, correction=None):
@@ -508,6 +616,19 @@ def logsumexp_op(xp, a, dim, keepdim):
     return out if keepdim else out.reshape([n for i, n in enumerate(out.shape) if i not in dim])
 
 
+@logsumexp_op.on_cpu
+def _logsumexp_cpu(xp, a, dim, keepdim):
+    """The same steps with torch's CPU sum (Note [torch's CPU sum]); the float32 exp and log
+    are doctensor's own (not yet torch's bits, so neither is the result always)."""
+    if a.dtype not in _FLOATS:
+        return logsumexp_op.forward(xp, a, dim=dim, keepdim=keepdim)
+    m = xp.max(a, axis=dim, keepdims=True, initial=-xp.inf)
+    m = xp.where(xp.isinf(m), m.dtype.type(0), m)
+    e = exp.cpu_forward(xp, a - m).astype(a.dtype, copy=False)
+    out = log.cpu_forward(xp, torch_sum(e, dim, True)).astype(a.dtype, copy=False) + m
+    return out if keepdim else out.reshape([n for i, n in enumerate(out.shape) if i not in dim])
+
+
 @logsumexp_op.def_backward
 def logsumexp_backward(ctx, grad):
     shape = ctx.input_meta[0][0]
@@ -563,6 +684,19 @@ def vector_norm(xp, a, ord, dims, keepdim):
     else:
         out = xp.sum(x ** ord, axis=dims, keepdims=keepdim) ** (1 / ord)
     return xp.asarray(out).astype(a.dtype)
+
+
+@vector_norm.on_cpu
+def _vector_norm_cpu(xp, a, ord, dims, keepdim):
+    """p = 1 and 2 in torch's order where it is known (Note [vector norms])."""
+    out = None
+    if ord in (1, 2) and a.dtype in _FLOATS and a.ndim and a.size:
+        out = exact_norm(a, ord, dims)
+    if out is None:
+        return vector_norm.forward(xp, a, ord=ord, dims=dims, keepdim=keepdim)
+    if keepdim:
+        out = out.reshape([1 if dims is None or d in dims else n for d, n in enumerate(a.shape)])
+    return out
 
 
 @vector_norm.def_backward
@@ -628,10 +762,10 @@ def _along(fn):
     return forward
 
 
-cumsum_op = declare("cumsum", "CumsumBackward0", method="cumsum", function="cumsum")(
-    _along("cumsum"))
+cumsum_op = declare("cumsum", "CumsumBackward0", method="cumsum", inplace="cumsum_",
+                    function="cumsum")(_along("cumsum"))
 cumprod_op = declare("cumprod", "CumprodBackward0", saves={"self": "self", "result": "self"},
-                     method="cumprod", function="cumprod")(_along("cumprod"))
+                     method="cumprod", inplace="cumprod_", function="cumprod")(_along("cumprod"))
 
 
 @cumsum_op.def_backward
