@@ -678,9 +678,7 @@ EMBED = [
                  "its index's count in the batch, doctensor does not"),
     OpInfo("EmbeddingBackward0", "embedding_max_norm",
            lambda T, w: (lambda v: (F(T).embedding(_target(T, w, [0, 1]), v, max_norm=1.0), v))(
-               w.detach() * 3), [(4, 3)], dtypes=FLOATS,
-           xfail="max_norm is ignored: torch renormalises the looked-up rows of the weight in "
-                 "place (and returns them), doctensor leaves the weight as it is"),
+               w.detach() * 3), [(4, 3)], dtypes=FLOATS),
     OpInfo("one_hot", "one_hot", lambda T, x: F(T).one_hot(x.abs()), UNARY, dtypes=("int64",),
            grad=False, domain=(0.0, 4.0)),
     OpInfo("one_hot", "one_hot_num_classes", lambda T, x: F(T).one_hot(x.abs(), 7), UNARY,
@@ -940,9 +938,7 @@ POOLS = [
            [(2, 3, 5, 5), (1, 1, 4, 7)], dtypes=("float32",)),
     OpInfo("UpsampleBilinear2DBackward0", "interpolate_bilinear_float64_weights",
            lambda T, x: F(T).interpolate(x, size=(5, 7), mode="bilinear", align_corners=True),
-           [(1, 1, 3, 2)], dtypes=("float64",),
-           xfail="float64 bilinear weights: doctensor computes them in float32 for every "
-                 "dtype, torch in float64 for float64 inputs (relative 1e-7)"),
+           [(1, 1, 3, 2)], dtypes=("float64",)),
     OpInfo("UpsampleBilinear2DBackwardBackward0", "interpolate_bilinear_double",
            lambda T, x, g: grad_of(T, F(T).interpolate(x, scale_factor=2, mode="bilinear"),
                                    x, g),

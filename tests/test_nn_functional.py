@@ -65,6 +65,20 @@ def test_dropout_matches_torchs_noise(p):
     same_outcome(fn, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("call", ["transposed", "error"])
+def test_dropout_of_a_transposed_input_and_a_bad_p(call):
+    """The mask is drawn in the input's memory order and laid out like it; torch.dropout's
+    bad p is a RuntimeError (F.dropout's a ValueError)."""
+    def fn(T):
+        T.manual_seed(0)
+        x = T.ones(5, 7).t()
+        if call == "error":
+            return T.dropout(x, 1.5, True)
+        y = T.nn.functional.dropout(x, 0.5)
+        return y, y.stride()
+    same_outcome(fn, rtol=0, atol=0)
+
+
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 @pytest.mark.parametrize("loss", ["mse", "l1", "bce", "bce_w", "bcel", "bcel_pw", "nll",
                                   "nll_w", "ce", "ce_w", "ce_ignore", "ce_ls", "ce_ls_w",
@@ -322,3 +336,60 @@ def test_channel_dropout_matches_torchs_noise(name):
             out.sum().backward()
         return out, x.grad, T.rand(2), [str(w.message) for w in caught]
     same_outcome(fn)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T, x: T.conv1d(x[:, :, 0], T.ones(2, 3, 2), T.ones(2), 1, 1),
+    lambda T, x: T.conv2d(x, T.ones(2, 3, 2, 2) / 4, None, 2),
+    lambda T, x: T.max_pool1d(x[:, :, 0], 2),
+    lambda T, x: T.max_pool2d(x, 2, 1, 1),
+    lambda T, x: T.avg_pool1d(x[:, :, 0], 2),
+    lambda T, x: T.adaptive_avg_pool1d(x[:, :, 0], 3),
+    lambda T, x: T.celu(x, 0.5),
+    lambda T, x: T.selu(x),
+    lambda T, x: T.hardshrink(x, 0.3),
+    lambda T, x: T.threshold(x, 0.1, 20.0),
+    lambda T, x: T.prelu(x, T.tensor([0.25, 0.5, 0.1])),
+    lambda T, x: T.cosine_similarity(x, x.flip(0)),
+    lambda T, x: T.bilinear(x[:, 0, 0], x[:, 1, 0], T.ones(2, 4, 4), T.zeros(2)),
+    lambda T, x: T.max_pool3d(x.unsqueeze(0), 2),
+    lambda T, x: T.adaptive_max_pool1d(x[:, :, 0], 3)[0],
+    lambda T, x: T.adaptive_max_pool1d(x[:, :, 0], 3)[1],
+    lambda T, x: T.channel_shuffle(T.cat([x, x * 2]), 2),
+    lambda T, x: T.pairwise_distance(x[0, 0], x[1, 0]),
+    lambda T, x: T.rms_norm(x, [4], None, 1e-5),
+    lambda T, x: T.rrelu(x, 0.1, 0.3),
+    lambda T, x: T.celu_(x * 1, 0.5),
+    lambda T, x: T.selu_(x * 1),
+    lambda T, x: T.threshold_(x * 1, 0.2, -1.0),
+    lambda T, x: T.alpha_dropout(x, 0.3, True),
+    lambda T, x: T.feature_alpha_dropout(x, 0.3, True),
+    lambda T, x: T.dropout_(x * 1, 0.3, True),
+    lambda T, x: T.hinge_embedding_loss(x, T.ones_like(x).neg_(), 0.5, 0),
+    lambda T, x: T.margin_ranking_loss(x[0], x[1], T.ones_like(x[0]), 0.1, 2),
+    lambda T, x: T.cosine_embedding_loss(x[:, 0, 0], x[:, 1, 0], T.tensor([1.0, -1.0])),
+    lambda T, x: T.triplet_margin_loss(x[0, 0], x[1, 0], x[0, 1], 1.0, 2, 1e-6, True, 1),
+    lambda T, x: T.poisson_nll_loss(x, x.detach().abs(), True, True, 1e-8, 1),
+    lambda T, x: T.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, False),
+    lambda T, x: T.hinge_embedding_loss(x, -T.ones_like(x)),
+    lambda T, x: T.margin_ranking_loss(x[0], x[1], T.ones_like(x[0])),
+    lambda T, x: T.triplet_margin_loss(x[0, 0], x[1, 0], x[0, 1]),
+], ids=["conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
+        "celu", "selu", "hardshrink", "threshold", "prelu", "cosine_similarity", "bilinear",
+        "max_pool3d", "adaptive_max_pool1d", "adaptive_max_pool1d_indices", "channel_shuffle",
+        "pairwise_distance", "rms_norm", "rrelu", "celu_", "selu_", "threshold_",
+        "alpha_dropout", "feature_alpha_dropout", "dropout_", "hinge_embedding_loss",
+        "margin_ranking_loss", "cosine_embedding_loss", "triplet_margin_loss",
+        "poisson_nll_loss", "instance_norm", "hinge_default", "margin_ranking_default",
+        "triplet_default"])
+def test_nn_functions_in_the_torch_namespace(call):
+    """The nn functions torch also names as torch.* (torch.conv2d is F.conv2d; the losses take
+    torch's reduction enum, 0/1/2)."""
+    def fn(T):
+        T.manual_seed(0)
+        x = T.randn(2, 3, 4, 4, requires_grad=True)
+        y = call(T, x)
+        if y.requires_grad:
+            y.sum().backward()
+        return y, x.grad
+    same_outcome(fn, reprs=False, rtol=1e-6, atol=1e-6)

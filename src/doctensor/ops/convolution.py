@@ -1,10 +1,13 @@
-"""2-d convolution and pooling on (N, C, H, W) arrays, through windows of the input.
+"""Convolutions (1-d, 2-d, 3-d, and their transposed forms) and pooling, through windows of
+the input.
 
-Note [windows]: a strided view lays every kH x kW window of the (padded) input side by side,
-``(N, C, kH, kW, oH, oW)``, without copying; a convolution is then one ``tensordot`` of the
-windows with the weight, and max or average pooling one reduction over the window axes
-(adaptive average pooling takes a window per output position).  The backwards add
-the gradient of each window position back into a zero input, one kernel offset at a time.
+Note [windows]: a strided view lays every window of the (padded) input side by side,
+``(N, C, *kernel, *out)`` (``(N, C, kH, kW, oH, oW)`` in 2-d), without copying; a convolution
+is then one ``tensordot`` of the windows with the weight, and max or average pooling one
+reduction over the window axes (adaptive average pooling takes a window per output position).
+The backwards add the gradient of each window position back into a zero input, one kernel
+offset at a time.  A transposed convolution is such a backward (Note [transposed
+convolution]); torch records every convolution as its one ``convolution`` op.
 
 Convolution and average values agree with torch to float32 rounding (its kernels sum in
 another order), max pooling exactly; grad_fn names, shapes, strides and errors are torch's.
@@ -14,15 +17,22 @@ the gradients are linear in the output gradient, so differentiating them again c
 pools once more.
 """
 
+import itertools
+
 import numpy as np
 
+from .._dtypes import bool_, int64
 from .._tensor_base import warn_once
 from ._dispatch import apply, check_same_device
 from ._registry import declare
 from .creation import from_array, zeros_like
 from .joining import constant_pad
 
-__all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pair"]
+__all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d", "max_pool2d", "max_pool2d_with_indices", "max_pool3d_with_indices",
+           "max_unpool2d", "max_unpool3d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool2d",
+           "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+           "im2col", "col2im", "pair"]
 
 
 def pair(v):
@@ -38,20 +48,19 @@ def _out_size(n, k, stride, pad, dil, ceil=False):
 
 
 def _windows(x, k, stride, dil, out):
-    """Note [windows]: the (N, C, kH, kW, oH, oW) view of the padded input ``x``."""
-    n, c, _, _ = x.shape
-    s = x.strides
+    """Note [windows]: the ``(N, C, *k, *out)`` view of the padded input ``x`` (any number of
+    spatial dims: (N, C, kH, kW, oH, oW) in 2-d)."""
+    s = x.strides[2:]
     return np.lib.stride_tricks.as_strided(
-        x, (n, c, k[0], k[1], out[0], out[1]),
-        (s[0], s[1], s[2] * dil[0], s[3] * dil[1], s[2] * stride[0], s[3] * stride[1]),
-        writeable=False)
+        x, x.shape[:2] + tuple(k) + tuple(out),
+        x.strides[:2] + tuple(a * d for a, d in zip(s, dil))
+        + tuple(a * t for a, t in zip(s, stride)), writeable=False)
 
 
 def _pad(x, padding, value=0.0):
-    ph, pw = padding
-    if not ph and not pw:
+    if not any(padding):
         return x
-    return np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=value)
+    return np.pad(x, ((0, 0), (0, 0), *((p, p) for p in padding)), constant_values=value)
 
 
 def _span(out, k, stride, dil):
@@ -63,17 +72,17 @@ def _window_gradient(shape, dcols, stride, dil, padding):
     """The adjoint of ``_windows``: window gradients (N, C, kH, kW, oH, oW) summed back into
     a zero input of ``shape`` (padded, with room for ceil_mode's last windows), the padding
     then cut off."""
-    k, out = dcols.shape[2:4], dcols.shape[4:]
+    d = len(stride)
+    k, out = dcols.shape[2:2 + d], dcols.shape[2 + d:]
     size = [max(shape[2 + i] + 2 * padding[i], _span(out[i], k[i], stride[i], dil[i]))
-            for i in range(2)]
+            for i in range(d)]
     dx = np.zeros(tuple(shape[:2]) + tuple(size), dcols.dtype)
-    for i in range(k[0]):
-        for j in range(k[1]):
-            h, w = i * dil[0], j * dil[1]
-            dx[:, :, h:h + stride[0] * out[0]:stride[0],
-               w:w + stride[1] * out[1]:stride[1]] += dcols[:, :, i, j]
-    ph, pw = padding
-    return dx[:, :, ph:ph + shape[2], pw:pw + shape[3]]
+    for offset in itertools.product(*map(range, k)):
+        at = tuple(slice(o * di, o * di + s * n, s)
+                   for o, di, s, n in zip(offset, dil, stride, out))
+        dx[(slice(None), slice(None), *at)] += dcols[(slice(None), slice(None), *offset)]
+    return dx[(slice(None), slice(None),
+               *(slice(p, p + n) for p, n in zip(padding, shape[2:])))]
 
 
 def _check_cpu(x):
@@ -89,12 +98,13 @@ def _pool_args(x, kernel_size, stride, padding):
     return kernel, kernel if stride is None or stride == [] else pair(stride), pair(padding)
 
 
-def _batched(forward):
-    """A pool's forward (or its gradient's) for (N, C, H, W) arrays, also taking unbatched
-    (C, H, W) ones as a batch of one: torch pools those itself, with no squeeze in the graph.
-    Every array argument gets the batch dim, and every array result loses it."""
+def _batched(forward, dims=2):
+    """A pool's forward (or its gradient's) for (N, C, H, W) arrays (``dims`` spatial dims),
+    also taking unbatched (C, H, W) ones as a batch of one: torch pools those itself, with no
+    squeeze in the graph.  Every array argument gets the batch dim, and every array result
+    loses it."""
     def run(xp, *arrays, **attrs):
-        if arrays[0].ndim != 3:
+        if arrays[0].ndim != dims + 1:
             return forward(xp, *arrays, **attrs)
         out = forward(xp, *(a[None] for a in arrays), **attrs)
         return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
@@ -114,22 +124,39 @@ def _by_group(groups, channels, fn):
 
 @declare("convolution", "ConvolutionBackward0", ("input", "weight", "bias"),
          saves=dict.fromkeys(("input", "weight"), ("input", "weight", "bias")))
-def _conv(xp, x, w, b, stride, padding, dilation, groups=1):
-    if len(stride) == 1:  # conv1d: a height of 1
-        return _conv.forward(xp, _with_height(x), _with_height(w), b, (1, *stride),
-                             (0, *padding), (1, *dilation), groups)[:, :, 0]
+def _conv(xp, x, w, b, stride, padding, dilation, transposed, output_padding, groups):
+    """A convolution of any number of spatial dims; transposed, the adjoint of one (Note
+    [transposed convolution])."""
+    if transposed:
+        y = _conv_gradients(xp, x, None, w, (True, False, False),
+                            (_transposed_shape(x.shape, w.shape, stride, padding, dilation,
+                                               output_padding, groups), None),
+                            stride, padding, dilation, groups)[0]
+        if b is not None:
+            y += b.reshape(-1, *(1,) * len(stride))
+        return y
+    d = len(stride)
     k, out = w.shape[2:], _conv_out(x.shape, w.shape, stride, padding, dilation)
     cols = _windows(_pad(x, padding), k, stride, dilation, out)
+    axes = list(range(1, d + 2))
     y = _by_group(groups, (x.shape[1], w.shape[0]), lambda c, o: np.tensordot(
-        cols[:, c], w[o], axes=([1, 2, 3], [1, 2, 3])))  # (N, oH, oW, O)
+        cols[:, c], w[o], axes=(axes, axes)))  # (N, *out, O)
     if b is not None:
         y += b
-    return y.transpose(0, 3, 1, 2).copy(order="C")  # a copy: torch's strides for a size-1 dim
+    return np.moveaxis(y, -1, 1).copy(order="C")  # a copy: torch's strides for a size-1 dim
 
 
 def _conv_out(xshape, wshape, stride, padding, dilation):
     return tuple(_out_size(xshape[2 + i], wshape[2 + i], stride[i], padding[i], dilation[i])
-                 for i in range(2))
+                 for i in range(len(stride)))
+
+
+def _transposed_shape(xshape, wshape, stride, padding, dilation, output_padding, groups):
+    """The output shape of a transposed convolution: the input shape of the convolution it
+    is the adjoint of."""
+    return (xshape[0], wshape[1] * groups, *(
+        (n - 1) * s - 2 * p + d * (k - 1) + op + 1 for n, k, s, p, d, op in zip(
+            xshape[2:], wshape[2:], stride, padding, dilation, output_padding)))
 
 
 @_conv.def_backward
@@ -141,39 +168,53 @@ def conv_backward(ctx, grad):
 
 def _conv_attrs(ctx):
     return {"stride": ctx.stride, "padding": ctx.padding, "dilation": ctx.dilation,
+            "transposed": ctx.transposed, "output_padding": ctx.output_padding,
             "groups": ctx.groups}
 
 
-def _with_height(a):
-    """A 1-d convolution's (N, C, L) array as (N, C, 1, L) (None stays None)."""
-    return None if a is None else a[:, :, None]
-
-
-def _conv_gradients(xp, g, x, w, output_mask, shapes, stride, padding, dilation, groups):
-    """The arrays of conv2d's gradients (None where ``output_mask`` says no) for the output
-    gradient ``g``: the input's needs the weight ``w``, the weight's the input ``x``;
+def _conv_gradients(xp, g, x, w, output_mask, shapes, stride, padding, dilation, groups,
+                    transposed=False, output_padding=()):
+    """The arrays of a convolution's gradients (None where ``output_mask`` says no) for the
+    output gradient ``g``: the input's needs the weight ``w``, the weight's the input ``x``;
     ``shapes`` are the input's and the weight's."""
-    if len(stride) == 1:  # conv1d: a height of 1
-        grads = _conv_gradients(xp, _with_height(g), _with_height(x), _with_height(w),
-                                output_mask,
-                                tuple(s and (*s[:2], 1, *s[2:]) for s in shapes),
-                                (1, *stride), (0, *padding), (1, *dilation), groups)
-        return tuple(a if a is None or a.ndim == 1 else a[:, :, 0] for a in grads)
-    out, mask = g.shape[2:], output_mask
+    if transposed:
+        return _transposed_gradients(xp, g, x, w, output_mask, shapes, stride, padding,
+                                     dilation, groups)
+    d, mask = len(stride), output_mask
+    out = g.shape[2:]
     gx = gw = gb = None
     if mask[0]:
         channels = (shapes[0][1], g.shape[1])
-        dcols = _by_group(groups, channels, lambda c, o: np.moveaxis(  # (N, oH, oW, kH, kW, Cg)
-            np.tensordot(g[:, o], w[o], axes=([1], [0])), 3, -1))
-        dcols = np.moveaxis(dcols, -1, 3).transpose(0, 3, 4, 5, 1, 2)
+        dcols = _by_group(groups, channels, lambda c, o: np.moveaxis(  # (N, *out, *k, Cg)
+            np.tensordot(g[:, o], w[o], axes=([1], [0])), d + 1, -1))
+        dcols = np.moveaxis(dcols, -1, 1)  # (N, C, *out, *k)
+        dcols = dcols.transpose(0, 1, *range(2 + d, 2 + 2 * d), *range(2, 2 + d))
         gx = _window_gradient(shapes[0], dcols, stride, dilation, padding)
     if mask[1]:
         cols = _windows(_pad(x, padding), shapes[1][2:], stride, dilation, out)
+        g_axes, cols_axes = [0, *range(2, 2 + d)], [0, *range(2 + d, 2 + 2 * d)]
         gw = _by_group(groups, (x.shape[1], g.shape[1]), lambda c, o: np.moveaxis(np.tensordot(
-            g[:, o], cols[:, c], axes=([0, 2, 3], [0, 4, 5])), 0, -1))  # (Cg, kH, kW, O)
+            g[:, o], cols[:, c], axes=(g_axes, cols_axes)), 0, -1))  # (Cg, *k, O)
         gw = np.moveaxis(gw, -1, 0)
     if mask[2]:
-        gb = g.sum(axis=(0, 2, 3))
+        gb = g.sum(axis=(0, *range(2, 2 + d)))
+    return gx, gw, gb
+
+
+def _transposed_gradients(xp, g, x, w, mask, shapes, stride, padding, dilation, groups):
+    """Note [transposed convolution]: a transposed convolution is the adjoint (in its input)
+    of the convolution with the same weight: its input's gradient is that convolution of
+    ``g``, its weight's gradient that convolution's weight gradient with the roles of input
+    and output gradient swapped."""
+    gx = gw = gb = None
+    if mask[0]:
+        gx = _conv.forward(xp, g, w, None, stride, padding, dilation, False, (), groups)
+        gx = gx[(slice(None), slice(None), *(slice(n) for n in shapes[0][2:]))]
+    if mask[1]:
+        gw = _conv_gradients(xp, x, g, None, (False, True, False), (g.shape, shapes[1]), stride,
+                             padding, dilation, groups)[1]
+    if mask[2]:
+        gb = g.sum(axis=(0, *range(2, g.ndim)))
     return gx, gw, gb
 
 
@@ -201,10 +242,8 @@ def conv_backward_backward(ctx, grads):
     dims = len(attrs["stride"])
     dg = dx = dw = None
     if n[0]:  # the gradients are linear in the output gradient
-        terms = (_convolution(ggx, ctx.weight, None, **attrs, dims=dims) if ggx is not None
-                 else None,
-                 _convolution(ctx.input, ggw, None, **attrs, dims=dims) if ggw is not None
-                 else None,
+        terms = (apply(_conv, ggx, ctx.weight, None, **attrs) if ggx is not None else None,
+                 apply(_conv, ctx.input, ggw, None, **attrs) if ggw is not None else None,
                  ggb.reshape(1, -1, *(1,) * dims).expand(ctx.input_meta[0][0])
                  if ggb is not None else None)
         for term in terms:
@@ -241,9 +280,29 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 
 def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """``F.conv1d`` for (N, C, L) or unbatched (C, L) inputs: conv2d's arithmetic on a
-    height of 1, recorded as torch records it (one ConvolutionBackward0, 1-d attributes)."""
+    """``F.conv1d`` for (N, C, L) or unbatched (C, L) inputs."""
     return _convolution(x, weight, bias, stride, padding, dilation, groups, 1)
+
+
+def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """``F.conv3d`` for (N, C, D, H, W) or unbatched (C, D, H, W) inputs."""
+    return _convolution(x, weight, bias, stride, padding, dilation, groups, 3)
+
+
+def conv_transpose(dims):
+    """``F.conv_transpose{dims}d``: the adjoint of conv{dims}d in its input (Note
+    [transposed convolution]); the weight is ``(in, out / groups, *kernel)``."""
+    def conv_transpose_nd(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                          groups=1, dilation=1):
+        return _convolution(input, weight, bias, stride, padding, dilation, groups, dims,
+                            True, output_padding)
+    conv_transpose_nd.__name__ = f"conv_transpose{dims}d"
+    conv_transpose_nd.__doc__ = (f"``F.conv_transpose{dims}d``: the adjoint of conv{dims}d in "
+                                 "its input; the weight is ``(in, out / groups, *kernel)``.")
+    return conv_transpose_nd
+
+
+conv_transpose1d, conv_transpose2d, conv_transpose3d = (conv_transpose(d) for d in (1, 2, 3))
 
 
 def _tuple(value, dims, name, k):
@@ -277,15 +336,20 @@ def _padding_mode(x, weight, stride, dilation, mode):
     return x, tuple(t // 2 for t in total)
 
 
-def _convolution(x, weight, bias, stride, padding, dilation, groups, dims):
-    """conv1d (``dims`` 1) and conv2d: torch's checks in its order, then the op."""
+def _convolution(x, weight, bias, stride, padding, dilation, groups, dims, transposed=False,
+                 output_padding=0):
+    """conv1d/2d/3d (``dims`` 1, 2, 3) and their transposed forms: torch's checks in its
+    order, then the op."""
     _check_cpu(x)
+    name = f"conv_transpose{dims}d" if transposed else f"conv{dims}d"
+    if transposed and isinstance(padding, str):
+        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
     if x.dim() == dims + 1:  # unbatched
         return _convolution(x.unsqueeze(0), weight, bias, stride, padding, dilation, groups,
-                            dims).squeeze(0)
+                            dims, transposed, output_padding).squeeze(0)
     if x.dim() != dims + 2:
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to "
-                           f"conv{dims}d, but got input of size: {list(x.shape)}")
+                           f"{name}, but got input of size: {list(x.shape)}")
     check_same_device([t for t in (x, weight, bias) if t is not None])
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
@@ -296,6 +360,24 @@ def _convolution(x, weight, bias, stride, padding, dilation, groups, dims):
         x, padding = _padding_mode(x, weight, stride, dilation, padding)
     padding = _tuple(padding, dims, "padding", k)
     dilation = _tuple(dilation, dims, "dilation", k)
+    output_padding = _tuple(output_padding, dims, "output_padding", k)
+    _check_convolution(x, weight, bias, groups, transposed)
+    if transposed:
+        _check_transposed(x, weight, stride, padding, dilation, output_padding)
+    else:
+        padded = [x.shape[2 + i] + 2 * padding[i] for i in range(dims)]
+        span = [_span(1, weight.shape[2 + i], 1, dilation[i]) for i in range(dims)]
+        if any(p < k for p, k in zip(padded, span)):
+            raise RuntimeError(
+                f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
+                f"Kernel size: ({' x '.join(map(str, span))}). Kernel size can't be greater "
+                "than actual input size")
+    return apply(_conv, x, weight, bias, stride=stride, padding=padding, dilation=dilation,
+                 transposed=transposed, output_padding=output_padding, groups=groups)
+
+
+def _check_convolution(x, weight, bias, groups, transposed):
+    """torch's checks of the weight's dims and groups, the channels and the bias."""
     if weight.dim() != x.dim():
         raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
                            f"dimensional weight {list(weight.shape)}, but got {x.dim()}-"
@@ -304,24 +386,40 @@ def _convolution(x, weight, bias, stride, padding, dilation, groups, dims):
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension "
             f"0, but got weight of size [{list(weight.shape)}] instead")
-    if x.shape[1] != weight.shape[1] * groups:
+    given = "transposed=1" if transposed else f"groups={groups}"
+    channels = weight.shape[0] if transposed else weight.shape[1] * groups
+    if x.shape[1] != channels:
         raise RuntimeError(
-            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
-            f"{list(x.shape)} to have {weight.shape[1] * groups} channels, but got "
-            f"{x.shape[1]} channels instead")
-    if bias is not None and (bias.dim() != 1 or bias.shape[0] != weight.shape[0]):
+            f"Given {given}, weight of size {list(weight.shape)}, expected input"
+            f"{list(x.shape)} to have {channels} channels, but got {x.shape[1]} channels "
+            "instead")
+    outputs = weight.shape[1] * groups if transposed else weight.shape[0]
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != outputs):
         raise RuntimeError(
-            f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional "
-            f"with {weight.shape[0]} elements, but got bias of size {list(bias.shape)} instead")
-    padded = [x.shape[2 + i] + 2 * padding[i] for i in range(dims)]
-    span = [_span(1, weight.shape[2 + i], 1, dilation[i]) for i in range(dims)]
-    if any(p < k for p, k in zip(padded, span)):
-        raise RuntimeError(
-            f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
-            f"Kernel size: ({' x '.join(map(str, span))}). Kernel size can't be greater than "
-            "actual input size")
-    return apply(_conv, x, weight, bias, stride=stride, padding=padding, dilation=dilation,
-                 groups=groups)
+            f"Given {'transposed=1, ' if transposed else ''}weight of size "
+            f"{list(weight.shape)}, expected bias to be 1-dimensional with {outputs} elements, "
+            f"but got bias of size {list(bias.shape)} instead")
+
+
+_DIM_NAMES = {1: ("width",), 2: ("height", "width"), 3: ("depth", "height", "width")}
+
+
+def _check_transposed(x, weight, stride, padding, dilation, output_padding):
+    """A transposed convolution's output padding (smaller than its stride or its dilation)
+    and output size (at least one element)."""
+    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
+        names = _DIM_NAMES[len(stride)]
+        parts = [f"{what}_{n}: {v}" for what, values in (
+            ("output_padding", output_padding), ("stride", stride), ("dilation", dilation))
+            for n, v in zip(names, values)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           f"got {' '.join(parts)}")
+    out = _transposed_shape(x.shape, weight.shape, stride, padding, dilation, output_padding,
+                            1)[2:]
+    if any(n < 1 for n in out):
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, x.shape[2:]))})"
+                           f". Calculated output size per channel: "
+                           f"({' x '.join(map(str, out))}). Output size is too small")
 
 
 def _check_pool_output(x, kernel, stride, padding, dilation, ceil_mode):
@@ -383,11 +481,12 @@ def _max_pool_gradient(xp, g, x, kernel, stride, padding, dilation, ceil_mode, w
     return _window_gradient(x.shape, dcols, stride, dilation, padding)
 
 
-def _max_positions(ctx, shape):
-    """The flat index in its (H, W) plane of each output's maximum (torch's indices)."""
-    where, kw = ctx.attrs["where"], ctx.kernel[1]
+def _max_positions(where, shape, kernel, stride, padding, dilation):
+    """The flat index in its (H, W) plane of each output's maximum (torch's indices), from
+    ``where`` in its window it is."""
+    kw = kernel[1]
     oh, ow = where.shape[-2:]
-    (sh, sw), (ph, pw), (dh, dw) = ctx.stride, ctx.padding, ctx.dilation
+    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
     rows = np.arange(oh)[:, None] * sh - ph + where // kw * dh
     cols = np.arange(ow)[None, :] * sw - pw + where % kw * dw
     index = rows * shape[-1] + cols
@@ -396,17 +495,107 @@ def _max_positions(ctx, shape):
 
 def _select_maxima(ctx, gg):
     """gg at each window's maximum: torch's max_pool_double_backward, a gather."""
-    index = from_array(_max_positions(ctx, ctx.self.shape), gg)
-    return gg.flatten(-2).gather(-1, index.flatten(-2)).view_as(index)
+    index = from_array(_max_positions(ctx.attrs["where"], ctx.self.shape, ctx.kernel,
+                                      ctx.stride, ctx.padding, ctx.dilation), gg)
+    return _gather_planes(gg, index)
+
+
+def _gather_planes(t, index):
+    """``t`` at ``index`` (flat positions within each of its (H, W) planes)."""
+    return t.flatten(-2).gather(-1, index.flatten(-2)).view_as(index)
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
     """``F.max_pool2d`` for (N, C, H, W) or unbatched (C, H, W) inputs."""
+    return max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode,
+                                   indices=False)
+
+
+def max_pool2d_with_indices(x, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, indices=True):
+    """``F.max_pool2d(..., return_indices=True)``: the maxima and their flat positions in
+    their (H, W) planes (int64, no gradient); ``indices=False``: the maxima alone."""
     kernel, stride, padding = _pool_args(x, kernel_size, stride, padding)
     dilation = pair(dilation)
     _check_pool_output(x, kernel, stride, padding, dilation, ceil_mode)
-    return apply(_max_pool, x, kernel=kernel, stride=stride, padding=padding, dilation=dilation,
-                 ceil_mode=ceil_mode)[0]
+    values, where = apply(_max_pool, x, kernel=kernel, stride=stride, padding=padding,
+                          dilation=dilation, ceil_mode=ceil_mode)
+    if not indices:
+        return values
+    return values, from_array(_max_positions(where._data, x.shape, kernel, stride, padding,
+                                             dilation), x)
+
+
+# -- max_unpool2d, max_unpool3d ------------------------------------------------------------
+
+
+def _unpool(xp, x, indices, output_size, **attrs):
+    """Each value put at its index in a zero plane (volume) of ``output_size``."""
+    k = len(output_size)
+    lead = x.shape[:-k]
+    out = np.zeros((*lead, int(np.prod(output_size))), x.dtype)
+    np.put_along_axis(out, indices.reshape(*lead, -1), x.reshape(*lead, -1), -1)
+    return out.reshape(*lead, *output_size)
+
+
+def _unpool_op(name, grad_fn):
+    """A max unpool (its backward: the gradient at each index, a gather)."""
+    op = declare(name, grad_fn, ("self", "indices"), saves={"indices": "self"})(_unpool)
+
+    @op.def_backward
+    def max_unpool_backward(ctx, grad):
+        k = len(ctx.output_size)
+        return grad.flatten(-k).gather(-1, ctx.indices.flatten(-k)).view_as(ctx.indices), None
+    return op
+
+
+_MAX_UNPOOL = {2: _unpool_op("max_unpool2d", "MaxUnpool2DBackward0"),
+               3: _unpool_op("max_unpool3d", "MaxUnpool3DBackward0")}
+_UNPOOL_DIMS = {2: "two elements (height, width)", 3: "three elements (depth, height, width)"}
+
+
+def _check_unpool(x, indices, output_size, dims, stride=None):
+    """torch's checks of max_unpooling2d/3d, in its order."""
+    if indices.dtype is not int64:
+        got = f" but got: {indices.dtype.scalar_name}" if dims == 2 else ""
+        raise RuntimeError(f"elements in indices should be type int64{got}")
+    if len(output_size) != dims:
+        raise RuntimeError(f"There should be exactly {_UNPOOL_DIMS[dims]} in output_size, but "
+                           f"got {len(output_size)} elements.")
+    if stride is not None:
+        if len(stride) != dims:
+            raise RuntimeError(f"There should be exactly {_UNPOOL_DIMS[dims]} in stride, but "
+                               f"got: {len(stride)} elements.")
+        if min(stride) <= 0:
+            raise RuntimeError(f"strides should be greater than zero, but got stride: "
+                               f"{list(stride)}")
+    if x.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"Input to max_unpooling{dims}d should be a {dims + 1}d or "
+                           f"{dims + 2}d Tensor, but got a tensor with {x.dim()} dimensions.")
+    if indices.shape != x.shape:
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
+                           f"({list(x.shape)}) but got indices tensor with shape: "
+                           f"{list(indices.shape)}")
+    size, flat = int(np.prod(output_size)), indices._data
+    if flat.size and (flat.min() < 0 or flat.max() >= size):
+        bad = flat[(flat < 0) | (flat >= size)].flat[0]
+        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
+                           f"{'x'.join(map(str, output_size))})")
+
+
+def max_unpool2d(x, indices, output_size):
+    """``max_unpool2d``: the inverse of a max pool with indices (zeros elsewhere)."""
+    _check_cpu(x)
+    _check_unpool(x, indices, output_size, 2)
+    return apply(_MAX_UNPOOL[2], x, indices, output_size=tuple(output_size))
+
+
+def max_unpool3d(x, indices, output_size, stride, padding):
+    """``max_unpool3d``: the inverse of a 3-d max pool with indices (zeros elsewhere)."""
+    _check_cpu(x)
+    _check_unpool(x, indices, output_size, 3, stride)
+    return apply(_MAX_UNPOOL[3], x, indices, output_size=tuple(output_size),
+                 stride=tuple(stride), padding=tuple(padding))
 
 
 # -- avg_pool2d -----------------------------------------------------------------------------
@@ -436,11 +625,10 @@ def _avg_pool(xp, x, kernel, stride, padding, ceil_mode, count_include_pad, divi
 def _pad_to(padded, kernel, stride, dilation, out, value=0.0):
     """``padded`` continued with ``value`` where ceil_mode's last windows reach past it."""
     extra = [max(0, _span(out[i], kernel[i], stride[i], dilation[i]) - padded.shape[2 + i])
-             for i in range(2)]
+             for i in range(len(kernel))]
     if not any(extra):
         return padded
-    return np.pad(padded, ((0, 0), (0, 0), (0, extra[0]), (0, extra[1])),
-                  constant_values=value)
+    return np.pad(padded, ((0, 0), (0, 0), *((0, e) for e in extra)), constant_values=value)
 
 
 def _avg_divide(shape, kernel, stride, padding, out, count_include_pad, divisor_override):
@@ -529,3 +717,460 @@ def adaptive_avg_pool2d(x, output_size):
     if size == (1, 1):
         return x.mean((-1, -2), keepdim=True)
     return apply(_adaptive_avg, x, output_size=size)
+
+
+# -- im2col, col2im (F.unfold, F.fold) ------------------------------------------------------
+
+
+def _blocks(size, kernel, dilation, padding, stride):
+    """How many sliding blocks fit along each of the two dims of ``size``."""
+    return tuple((size[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
+                 for i in range(2))
+
+
+@declare("im2col", "Im2ColBackward0")
+@_batched
+def _im2col(xp, x, kernel_size, dilation, padding, stride):
+    """Each sliding block of the (padded) input as a column: (N, C kH kW, blocks)."""
+    out = _blocks(x.shape[2:], kernel_size, dilation, padding, stride)
+    cols = _windows(_pad(x, padding), kernel_size, stride, dilation, out)
+    return cols.reshape(x.shape[0], -1, out[0] * out[1])
+
+
+@declare("col2im", "Col2ImBackward0")
+def _col2im(xp, x, output_size, kernel_size, dilation, padding, stride):
+    """The adjoint of im2col: each column added back where its block was, in torch's order
+    (Note [windows])."""
+    if x.ndim == 2:
+        return _col2im.forward(xp, x[None], output_size, kernel_size, dilation, padding,
+                               stride)[0]
+    n, planes = x.shape[:2]
+    blocks = _blocks(output_size, kernel_size, dilation, padding, stride)
+    dcols = x.reshape(n, planes // (kernel_size[0] * kernel_size[1]), *kernel_size, *blocks)
+    return _window_gradient((n, dcols.shape[1], *output_size), dcols, stride, dilation,
+                            padding).copy()
+
+
+@_im2col.def_backward
+def im2col_backward(ctx, grad):
+    return (apply(_col2im, grad, output_size=tuple(ctx.input_meta[0][0][-2:]),
+                  kernel_size=ctx.kernel_size, dilation=ctx.dilation, padding=ctx.padding,
+                  stride=ctx.stride),)
+
+
+@_col2im.def_backward
+def col2im_backward(ctx, grad):
+    return (apply(_im2col, grad, kernel_size=ctx.kernel_size, dilation=ctx.dilation,
+                  padding=ctx.padding, stride=ctx.stride),)
+
+
+def _check_blocks(name, kernel_size, dilation, padding, stride, x):
+    """im2col's and col2im's checks of their arguments, in their orders."""
+    checks = {"kernel": ("kernel size should be greater than zero, but got kernel_height: {} "
+                         "kernel_width: {}", kernel_size, 1),
+              "dilation": ("dilation should be greater than zero, but got dilation_height: {} "
+                           "dilation_width: {}", dilation, 1),
+              "padding": ("padding should be non-negative, but got pad_height: {} pad_width: "
+                          "{}", padding, 0),
+              "stride": ("stride should be greater than zero, but got stride_height: {} "
+                         "stride_width: {}", stride, 1)}
+    order = ("kernel", "dilation", "padding", "stride") if name == "im2col" else \
+        ("kernel", "stride", "dilation", "padding")
+    for key in order:
+        message, values, least = checks[key]
+        if min(values) < least:
+            raise RuntimeError(message.format(*values))
+    if not (x.dtype.is_floating_point or x.dtype.is_complex or x.dtype == bool_):
+        raise NotImplementedError(f'"{name}_out_cpu" not implemented for '
+                                  f"'{x.dtype.scalar_name}'")
+
+
+def im2col(x, kernel_size, dilation, padding, stride):
+    """``F.unfold`` of (N, C, H, W) or (C, H, W) inputs: (N, C kH kW, blocks)."""
+    _check_cpu(x)
+    kernel_size, dilation, padding, stride = map(pair, (kernel_size, dilation, padding, stride))
+    _check_blocks("im2col", kernel_size, dilation, padding, stride, x)
+    shape = list(x.shape)
+    for d in (1, 2):  # torch reads sizes 1 and 2 first
+        if d >= len(shape):
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[-{len(shape)}, {len(shape) - 1}], but got {d})")
+    if len(shape) not in (3, 4) or 0 in shape[len(shape) - 3:]:
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
+                           f"and other non-zero dimensions for input, but got: {shape}")
+    size = shape[-2:]
+    blocks = _blocks(size, kernel_size, dilation, padding, stride)
+    if min(blocks) < 1:
+        raise RuntimeError(
+            f"Given input with spatial size ({size[0]}, {size[1]}), kernel_size="
+            f"{kernel_size}, dilation={dilation}, padding={padding}, calculated shape of "
+            f"the array of sliding blocks as {blocks}, but its components must be at least "
+            "one.")
+    return apply(_im2col, x, kernel_size=kernel_size, dilation=dilation, padding=padding,
+                 stride=stride)
+
+
+def col2im(x, output_size, kernel_size, dilation, padding, stride):
+    """``F.fold`` of (N, C kH kW, blocks) or (C kH kW, blocks) inputs: the blocks summed
+    into ``(N, C, *output_size)``."""
+    _check_cpu(x)
+    output_size, kernel_size, dilation, padding, stride = map(
+        pair, (output_size, kernel_size, dilation, padding, stride))
+    _check_blocks("col2im", kernel_size, dilation, padding, stride, x)
+    shape = list(x.shape)
+    if len(shape) not in (2, 3) or 0 in shape[len(shape) - 2:]:
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: {shape}")
+    planes, length = shape[-2:]
+    if planes % (kernel_size[0] * kernel_size[1]):
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the "
+                           f"product of kernel_size, but got input.size(1)={planes} and "
+                           f"kernel_size={kernel_size}.")
+    blocks = _blocks(output_size, kernel_size, dilation, padding, stride)
+    given = (f"Given output_size={output_size}, kernel_size={kernel_size}, dilation="
+             f"{dilation}, padding={padding}, stride={stride}, ")
+    if length != blocks[0] * blocks[1]:
+        raise RuntimeError(f"{given}expected size of input's dimension 2 to match the "
+                           f"calculated number of sliding blocks {blocks[0]} * {blocks[1]} = "
+                           f"{blocks[0] * blocks[1]}, but got input.size(2)={length}.")
+    if min(blocks) < 1:
+        raise RuntimeError(f"{given}calculated shape of the array of sliding blocks as "
+                           f"{blocks}, which is too small (non-positive)")
+    return apply(_col2im, x, output_size=output_size, kernel_size=kernel_size,
+                 dilation=dilation, padding=padding, stride=stride)
+
+
+# -- the backward of max pools with indices ------------------------------------------------
+
+
+def _index_gradient_op(name, dims):
+    """The backward of a max pool over the last ``dims`` dims as an op (torch's node under
+    create_graph): each output's gradient added at its maximum's flat position, in output
+    order (torch's kernel: the same sums); its own backward gathers there."""
+    def forward(xp, g, x, indices):
+        planes = int(np.prod(g.shape[:-dims], dtype=np.int64))
+        dx = np.zeros((planes, int(np.prod(x.shape[-dims:]))), g.dtype)
+        rows = np.repeat(np.arange(planes), int(np.prod(g.shape[-dims:])))
+        np.add.at(dx, (rows, indices.reshape(-1)), g.reshape(-1))
+        return dx.reshape(x.shape)
+    op = declare(name, name + "Backward0", ("grad_output", "self"), saves={"self": "self"},
+                 unsaved=("indices",))(forward)
+
+    @op.def_backward
+    def index_gradient_backward(ctx, gg):
+        n = ctx.needs_input_grad
+        index = from_array(ctx.attrs["indices"], gg)
+        picked = gg.flatten(-dims).gather(-1, index.flatten(-dims)).view_as(index)
+        return picked if n[0] else None, zeros_like(ctx.self) if n[1] else None
+    return op
+
+
+# -- adaptive_max_pool2d --------------------------------------------------------------------
+
+
+def _adaptive_max(xp, x, output_size):
+    """The maximum of each adaptive window over the last ``len(output_size)`` dims (NaN
+    wins, the first of ties), and its flat position in its plane (volume)."""
+    k = len(output_size)
+    spatial = x.shape[-k:]
+    bounds = [_adaptive_bounds(n, out) for n, out in zip(spatial, output_size)]
+    values = np.empty(x.shape[:-k] + tuple(output_size), x.dtype)
+    index = np.empty(values.shape, np.int64)
+    for at_out in itertools.product(*map(range, output_size)):
+        box = [bounds[d][i] for d, i in enumerate(at_out)]
+        window = x[(..., *(slice(a, b) for a, b in box))]
+        flat = window.reshape(*x.shape[:-k], -1)
+        at = flat.argmax(axis=-1)
+        nan = np.isnan(flat)
+        at = np.where(nan.any(axis=-1), nan.argmax(axis=-1), at)
+        values[(..., *at_out)] = np.take_along_axis(flat, at[..., None], -1)[..., 0]
+        offsets = np.unravel_index(at, window.shape[-k:])
+        position = np.zeros(at.shape, np.int64)
+        for d in range(k):
+            position = position * spatial[d] + box[d][0] + offsets[d]
+        index[(..., *at_out)] = position
+    return values, index
+
+
+def _adaptive_max_op(dims):
+    """adaptive_max_pool{dims}d's record (its backward: the gradient at the indices)."""
+    name = f"AdaptiveMaxPool{dims}D"
+    op = declare(f"adaptive_max_pool{dims}d", name + "Backward0", outputs=("result", "result1"),
+                 saves={"self": "self", "result1": "self"})(_adaptive_max)
+    gradient = _index_gradient_op(name + "Backward", dims)
+
+    @op.def_backward
+    def adaptive_max_backward(ctx, grads):
+        return (apply(gradient, grads[0], ctx.self, indices=ctx.result1._data),)
+    return op
+
+
+_ADAPTIVE_MAX = {2: _adaptive_max_op(2), 3: _adaptive_max_op(3)}
+
+
+def adaptive_max_pool2d(x, output_size):
+    """``F.adaptive_max_pool2d(..., return_indices=True)``: the maxima of windows that cut
+    the last two dims into ``output_size``, and their flat positions."""
+    return _adaptive_max_pool(x, output_size, 2)
+
+
+def adaptive_max_pool3d(x, output_size):
+    """``F.adaptive_max_pool3d(..., return_indices=True)``: the maxima of windows that cut
+    the last three dims into ``output_size``, and their flat positions."""
+    return _adaptive_max_pool(x, output_size, 3)
+
+
+def _adaptive_max_pool(x, output_size, dims):
+    """adaptive_max_pool2d/3d: torch's checks in its order, then the op."""
+    _check_cpu(x)
+    name = f"adaptive_max_pool{dims}d"
+    size = (output_size,) * dims if isinstance(output_size, int) else tuple(output_size)
+    if len(size) != dims:
+        raise RuntimeError(f"{name}(): internal error: output_size.size() must be {dims}")
+    size = tuple(x.shape[-dims + i] if size[i] is None else size[i] for i in range(dims))
+    if x.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"{name}(): Expected {dims + 1}D or {dims + 2}D tensor, but got: "
+                           f"{list(x.shape)}")
+    for d in range(x.dim() - dims - 1, x.dim()):
+        if x.shape[d] == 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {list(x.shape)} with dimension "
+                               f"{d} being empty")
+    if not x.dtype.is_floating_point:
+        kernel = name + "_cpu" * (dims == 3)
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype.scalar_name}\'')
+    if min(size) < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: "
+                           f"{[*x.shape[:-dims], *size]}")
+    return apply(_ADAPTIVE_MAX[dims], x, output_size=size)
+
+
+# -- 3-d pooling ----------------------------------------------------------------------------
+#
+# (N, C, D, H, W) or unbatched (C, D, H, W) inputs, through the same windows (Note [windows]).
+
+
+def _batched3d(forward):
+    """``_batched`` for 3-d pools: unbatched (C, D, H, W) arrays as a batch of one."""
+    return _batched(forward, dims=3)
+
+
+def _pool_sizes(shape, kernel, stride, padding, dilation, ceil_mode):
+    return tuple(_out_size(n, kernel[i], stride[i], padding[i], dilation[i], ceil_mode)
+                 for i, n in enumerate(shape[-3:]))
+
+
+@declare("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0",
+         outputs=("result", "indices"), saves={"self": "self", "indices": "self"})
+@_batched3d
+def _max_pool3d(xp, x, kernel, stride, padding, dilation, ceil_mode):
+    """The maxima of the windows (NaN wins, the first of ties) and their flat positions in
+    their (D, H, W) volumes."""
+    out = _pool_sizes(x.shape, kernel, stride, padding, dilation, ceil_mode)
+    low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    padded = _pad_to(_pad(x, padding, low), kernel, stride, dilation, out, low)
+    cols = _windows(padded, kernel, stride, dilation, out)
+    flat = cols.transpose(0, 1, 5, 6, 7, 2, 3, 4).reshape(*x.shape[:2], *out, -1)
+    where = flat.argmax(axis=-1)
+    if x.dtype.kind == "f":
+        nan = np.isnan(flat)
+        where = np.where(nan.any(axis=-1), nan.argmax(axis=-1), where)
+    values = np.take_along_axis(flat, where[..., None], -1)[..., 0]
+    offsets = np.unravel_index(where, kernel)
+    index = np.zeros(where.shape, np.int64)
+    for i in range(3):
+        start = np.arange(out[i]).reshape([-1 if j == i else 1 for j in range(3)]) * stride[i]
+        index = index * x.shape[2 + i] + start - padding[i] + offsets[i] * dilation[i]
+    return values, index
+
+
+@_max_pool3d.def_backward
+def max_pool3d_backward(ctx, grads):
+    return (apply(_MAX_POOL3D_GRAD, grads[0], ctx.self, indices=ctx.indices._data),)
+
+
+_MAX_POOL3D_GRAD = _index_gradient_op("MaxPool3DWithIndicesBackward", 3)
+
+
+_POOL3D_ARGS = {  # how each pool names what an argument may be
+    "max_pool3d": {"kernel_size": "must either be", "stride": "must either be omitted,",
+                   "padding": "must either be", "dilation": "must be either"},
+    "avg_pool3d": {"kernel_size": "must be", "stride": "must be omitted,",
+                   "padding": "must be"}}
+
+
+def _triple(name, what, value):
+    """A 3-d pool argument as a triple (one value repeated), or torch's refusal."""
+    values = (value,) if isinstance(value, int) else tuple(value)
+    if len(values) not in (1, 3):
+        raise RuntimeError(f"{name}: {what} {_POOL3D_ARGS[name][what]} a single int, or a "
+                           f"tuple of three ints")
+    return values * (3 // len(values))
+
+
+def _pool3d_args(name, x, kernel_size, stride, padding, dilation=1):
+    """A 3-d pool's kernel, stride (the kernel's when not given), padding and dilation as
+    triples, with torch's first checks."""
+    _check_cpu(x)
+    kernel = _triple(name, "kernel_size", kernel_size)
+    omitted = stride is None or (not isinstance(stride, int) and len(stride) == 0)
+    stride = kernel if omitted else _triple(name, "stride", stride)
+    padding = _triple(name, "padding", padding)
+    dilation = _triple(name, "dilation", dilation) if name == "max_pool3d" else (1, 1, 1)
+    if x.dim() not in (4, 5) or (x.dim() == 4 and 0 in x.shape):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    for k, p, d in zip(kernel, padding, dilation):
+        if p > ((k - 1) * d + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation={d}")
+    return kernel, stride, padding, dilation
+
+
+def _check_pool3d_output(x, kernel, stride, padding, dilation, ceil_mode):
+    out = _pool_sizes(x.shape, kernel, stride, padding, dilation, ceil_mode)
+    if min(out) < 1:
+        sizes = "x".join(map(str, x.shape[-4:]))
+        raise RuntimeError(f"Given input size: ({sizes}). Calculated output size: "
+                           f"({x.shape[-4]}x{'x'.join(map(str, out))}). Output size is too "
+                           "small")
+
+
+def max_pool3d_with_indices(x, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False):
+    """``F.max_pool3d(..., return_indices=True)``: the maxima and their flat positions in
+    their (D, H, W) volumes."""
+    kernel, stride, padding, dilation = _pool3d_args("max_pool3d", x, kernel_size, stride,
+                                                     padding, dilation)
+    if x.dim() == 5 and 0 in x.shape[1:]:
+        d = list(x.shape[1:]).index(0)
+        raise RuntimeError(f"max_pool3d_with_indices_out_cpu_template(): Expected input's "
+                           f"non-batch dimensions to have positive length, but input has a "
+                           f"shape of {list(x.shape)} and non-batch dimension {d} has length "
+                           "zero!")
+    _check_pool3d_output(x, kernel, stride, padding, dilation, ceil_mode)
+    return apply(_max_pool3d, x, kernel=kernel, stride=stride, padding=padding,
+                 dilation=dilation, ceil_mode=ceil_mode)
+
+
+@declare("avg_pool3d", "AvgPool3DBackward0", saves={"self": "self"})
+@_batched3d
+def _avg_pool3d(xp, x, kernel, stride, padding, ceil_mode, count_include_pad,
+                divisor_override):
+    out = _pool_sizes(x.shape, kernel, stride, padding, (1, 1, 1), ceil_mode)
+    padded = _pad_to(_pad(x, padding), kernel, stride, (1, 1, 1), out)
+    sums = _windows(padded, kernel, stride, (1, 1, 1), out).sum(axis=(2, 3, 4), dtype=x.dtype)
+    divide = _avg3d_divisors(x.shape, kernel, stride, padding, out, count_include_pad,
+                             divisor_override)
+    if x.dtype.kind != "f":  # torch's integer division: truncated toward zero
+        return (np.abs(sums) // divide * np.sign(sums)).astype(x.dtype)
+    return (sums / divide).astype(x.dtype)
+
+
+def _avg3d_divisors(shape, kernel, stride, padding, out, count_include_pad, divisor_override):
+    """What each window's sum is divided by (the outer product of the per-dim counts)."""
+    if divisor_override:
+        return divisor_override
+    d, h, w = (_avg_divisors(shape[2 + i], kernel[i], stride[i], padding[i], out[i],
+                             count_include_pad) for i in range(3))
+    return d[:, None, None] * h[None, :, None] * w[None, None, :]
+
+
+@_avg_pool3d.def_backward
+def avg_pool3d_backward(ctx, grad):
+    return (apply(_AVG_POOL3D_GRAD, grad, ctx.self, **ctx.attrs),)
+
+
+@_batched3d
+def _avg_pool3d_gradient(xp, g, x, kernel, stride, padding, ceil_mode, count_include_pad,
+                         divisor_override):
+    """Each window's gradient shared among the elements it averaged."""
+    out = g.shape[2:]
+    share = (g / _avg3d_divisors(x.shape, kernel, stride, padding, out, count_include_pad,
+                                 divisor_override)).astype(g.dtype)
+    dcols = np.broadcast_to(share[:, :, None, None, None], g.shape[:2] + tuple(kernel) + out)
+    return _window_gradient(x.shape, dcols, stride, (1, 1, 1), padding)
+
+
+_AVG_POOL3D_GRAD = declare("AvgPool3DBackward", "AvgPool3DBackwardBackward0",
+                           ("grad_output", "self"), saves={"self": "self"})(
+    _avg_pool3d_gradient)
+
+
+@_AVG_POOL3D_GRAD.def_backward
+def avg_pool3d_gradient_backward(ctx, gg):
+    n = ctx.needs_input_grad
+    again = avg_pool3d(gg, ctx.kernel, ctx.stride, ctx.padding, ctx.ceil_mode,
+                       ctx.count_include_pad, ctx.divisor_override) if n[0] else None
+    return again, zeros_like(ctx.self) if n[1] else None
+
+
+def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """``F.avg_pool3d`` for (N, C, D, H, W) or unbatched (C, D, H, W) inputs."""
+    kernel, stride, padding, _ = _pool3d_args("avg_pool3d", x, kernel_size, stride, padding)
+    if any(n < k for n, k in zip(x.shape[-3:], kernel)):
+        t, h, w = x.shape[-3:]
+        raise RuntimeError(f"input image (T: {t} H: {h} W: {w}) smaller than kernel size "
+                           f"(kT: {kernel[0]} kH: {kernel[1]} kW: {kernel[2]})")
+    _check_pool3d_output(x, kernel, stride, padding, (1, 1, 1), ceil_mode)
+    return apply(_avg_pool3d, x, kernel=kernel, stride=stride, padding=padding,
+                 ceil_mode=ceil_mode, count_include_pad=count_include_pad,
+                 divisor_override=divisor_override)
+
+
+@declare("adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0", saves={"self": "self"})
+def _adaptive_avg3d(xp, x, output_size):
+    bounds = [_adaptive_bounds(x.shape[-3 + i], output_size[i]) for i in range(3)]
+    out = np.empty(x.shape[:-3] + tuple(output_size), x.dtype)
+    for i, (d0, d1) in enumerate(bounds[0]):
+        for j, (h0, h1) in enumerate(bounds[1]):
+            for k, (w0, w1) in enumerate(bounds[2]):
+                out[..., i, j, k] = x[..., d0:d1, h0:h1, w0:w1].mean(axis=(-3, -2, -1),
+                                                                     dtype=x.dtype)
+    return out
+
+
+@_adaptive_avg3d.def_backward
+def adaptive_avg3d_backward(ctx, grad):
+    return (apply(_ADAPTIVE3D_GRAD, grad, ctx.self, **ctx.attrs),)
+
+
+def _adaptive_avg3d_gradient(xp, g, x, output_size):
+    """Each window's gradient shared among the elements it averaged."""
+    bounds = [_adaptive_bounds(x.shape[-3 + i], g.shape[-3 + i]) for i in range(3)]
+    dx = np.zeros(x.shape, g.dtype)
+    for i, (d0, d1) in enumerate(bounds[0]):
+        for j, (h0, h1) in enumerate(bounds[1]):
+            for k, (w0, w1) in enumerate(bounds[2]):
+                count = (d1 - d0) * (h1 - h0) * (w1 - w0)
+                dx[..., d0:d1, h0:h1, w0:w1] += (g[..., i, j, k] / count)[..., None, None, None]
+    return dx
+
+
+_ADAPTIVE3D_GRAD = declare("AdaptiveAvgPool3DBackward", "AdaptiveAvgPool3DBackwardBackward0",
+                           ("grad_output", "self"), saves={"self": "self"})(
+    _adaptive_avg3d_gradient)
+
+
+@_ADAPTIVE3D_GRAD.def_backward
+def adaptive_avg3d_gradient_backward(ctx, gg):
+    n = ctx.needs_input_grad
+    return (adaptive_avg_pool3d(gg, ctx.output_size) if n[0] else None,
+            zeros_like(ctx.self) if n[1] else None)
+
+
+def adaptive_avg_pool3d(x, output_size):
+    """Means over windows that cut the last three dims into ``output_size``; (1, 1, 1) is
+    torch's mean over them (MeanBackward1)."""
+    _check_cpu(x)
+    size = (output_size,) * 3 if isinstance(output_size, int) else tuple(output_size)
+    if x.dim() not in (4, 5):
+        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got "
+                           f"{list(x.shape)}")
+    size = tuple(x.shape[-3 + i] if size[i] is None else size[i] for i in range(3))
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(f"\"adaptive_avg_pool3d_cpu\" not implemented for "
+                                  f"'{x.dtype.scalar_name}'")
+    if size == (1, 1, 1):
+        return x.mean((-1, -2, -3), keepdim=True)
+    return apply(_adaptive_avg3d, x, output_size=size)

@@ -20,16 +20,20 @@ from .._exact.softmax import softmax_cpu
 from .._exact.summation import cascade_sum
 from .._strides import broadcast_shapes, wrap_dim
 from .._tensor_base import TensorBase
+from ..autograd.grad_mode import is_grad_enabled
 from ..random import _check_floating
 from ._dispatch import apply, apply_, promote
 from ._registry import declare
 from .creation import from_array
+from .joining import cat
 from .pointwise import exp, where_tensor
-from .reduction import sum_dim
+from .reduction import cpu_mean, cpu_sum, sum_dim
 
 __all__ = ["softmax", "gelu", "leaky_relu", "nll_loss", "mse_loss", "smooth_l1_loss",
            "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "embedding",
-           "layer_norm", "group_norm", "batch_norm", "addcmul", "addcdiv", "lerp", "one_hot"]
+           "embedding_bag", "layer_norm", "group_norm", "batch_norm", "addcmul", "addcdiv", "lerp",
+           "one_hot", "soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss", "glu",
+           "rrelu_with_noise", "weight_norm_interface", "pdist", "ctc_loss"]
 
 
 def _f(x, dtype):
@@ -417,11 +421,18 @@ def _check_reduction(reduction):
 
 
 def _reduce(xp, loss, reduction):
+    """A loss's 'mean' or 'sum': a floating loss in torch's CPU order (``loss.mean()`` /
+    ``loss.sum()`` of the contiguous elementwise losses, Note [torch's CPU sum])."""
+    if reduction == "none":
+        return loss
+    if _BY_NP[loss.dtype].is_floating_point:
+        dims = tuple(range(loss.ndim))
+        if reduction == "mean":
+            return cpu_mean(loss, dims, False)
+        return cpu_sum(loss, dims, False, loss.dtype)
     if reduction == "mean":
         return xp.mean(loss, dtype=loss.dtype)
-    if reduction == "sum":
-        return xp.sum(loss, dtype=loss.dtype)
-    return loss
+    return xp.sum(loss, dtype=loss.dtype)
 
 
 def _grad_scale(grad, reduction, n):
@@ -693,6 +704,98 @@ def embedding(indices, weight, padding_idx=None):
     return apply(embedding_op, weight, indices, padding_idx=padding_idx)
 
 
+def _bags(xp, idx, offsets, include_last_offset, padding_idx):
+    """Per bag, the positions in ``idx`` it holds (padding entries left out)."""
+    n_bags = len(offsets) - 1 if include_last_offset else len(offsets)
+    ends = list(offsets[1:n_bags]) + [offsets[n_bags] if include_last_offset else len(idx)]
+    return [[j for j in range(int(start), int(end)) if idx[j] != padding_idx]
+            for start, end in zip(offsets[:n_bags], ends)]
+
+
+@_nn_op("embedding_bag", "EmbeddingBagBackward0",
+        ("weight", "indices", "offsets", "per_sample_weights"),
+        saves={"weight": ("weight", "per_sample_weights"),
+               "indices": ("weight", "per_sample_weights"),
+               "offsets": ("weight", "per_sample_weights"), "per_sample_weights": "weight"})
+def embedding_bag_op(xp, w, idx, offsets, psw, mode="mean", include_last_offset=False,
+                     padding_idx=-1):
+    """Each bag's rows of ``w`` reduced: summed (each times its per-sample weight), averaged,
+    or their elementwise max; an empty bag gives zeros.  Rows are added one after the other,
+    in the bag's order."""
+    bags = _bags(xp, idx, offsets, include_last_offset, padding_idx)
+    out = xp.zeros((len(bags), w.shape[1]), dtype=w.dtype)
+    for b, rows in enumerate(bags):
+        if not rows:
+            continue
+        if mode == "max":
+            out[b] = w[idx[rows]].max(axis=0)
+            continue
+        acc = xp.zeros(w.shape[1], dtype=w.dtype)
+        for j in rows:
+            acc = acc + (w[idx[j]] if psw is None else w[idx[j]] * psw[j])
+        out[b] = acc / w.dtype.type(len(rows)) if mode == "mean" else acc
+    return out
+
+
+@embedding_bag_op.def_backward
+def embedding_bag_backward(ctx, grad):
+    xp = grad._backend.xp
+    n = ctx.needs_input_grad
+    w, idx, g = ctx.weight._data, ctx.indices._data, grad._data
+    psw = ctx.per_sample_weights if n[0] else None  # (saved only for the weight's gradient)
+    bags = _bags(xp, idx, ctx.offsets._data, ctx.include_last_offset, ctx.padding_idx)
+    gw = xp.zeros(ctx.input_meta[0][0], dtype=g.dtype) if n[0] else None
+    gp = xp.zeros(len(idx), dtype=g.dtype) if n[3] else None
+    for b, rows in enumerate(bags):
+        if n[0] and rows and ctx.mode == "max":
+            picked = idx[rows][w[idx[rows]].argmax(axis=0)]
+            gw[picked, xp.arange(w.shape[1])] += g[b]
+        for j in rows if ctx.mode != "max" else ():
+            if n[0]:
+                scale = 1 / len(rows) if ctx.mode == "mean" else (1 if psw is None
+                                                                  else psw._data[j])
+                gw[idx[j]] += g[b] * g.dtype.type(scale)
+            if n[3]:
+                gp[j] = (g[b] * w[idx[j]]).sum(dtype=g.dtype)
+    return (from_array(gw, grad) if n[0] else None, None, None,
+            from_array(gp, grad) if n[3] else None)
+
+
+def embedding_bag(weight, indices, offsets, mode="mean", per_sample_weights=None,
+                  include_last_offset=False, padding_idx=None):
+    """``F.embedding_bag``'s kernel (1-d ``indices``, bags starting at ``offsets``), with
+    torch's checks."""
+    for t in (indices, offsets):
+        if t.dtype.is_floating_point or t.dtype is bool_:
+            raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
+                               "following scalar types: Long, Int; but got torch."
+                               f"{t.dtype.scalar_name}Tensor instead (while checking arguments "
+                               "for embedding_bag)")
+    rows = weight.shape[0]
+    if padding_idx is None:
+        padding_idx = -1
+    elif not -rows <= padding_idx < rows:
+        raise RuntimeError(f"padding_idx must be within the number of embeddings, -{rows} "
+                           f"through {rows - 1}, but got {padding_idx}")
+    elif padding_idx < 0:
+        padding_idx += rows
+    ov, iv = offsets._data, indices._data
+    if len(ov) and ov[0] != 0:
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
+                           f"has to start from position 0. However, got {int(ov[0])}\n"
+                           f"[ torch.{offsets.dtype.scalar_name}Tensor{{}} ]")
+    if len(ov) and ov[-1] > len(iv):
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {len(iv)} but "
+                           f"got offsets[-1] of {int(ov[-1])}")
+    if (iv.size and (int(iv.max()) >= rows or int(iv.min()) < 0)) or \
+            (len(ov) > 1 and bool((ov[1:] < ov[:-1]).any())):
+        raise RuntimeError("Expected i < index_size to be true, but got false.  (Could this "
+                           "error message be improved?  If so, please report an enhancement "
+                           "request to PyTorch.)")
+    return apply(embedding_bag_op, weight, indices, offsets, per_sample_weights, mode=mode,
+                 include_last_offset=include_last_offset, padding_idx=padding_idx)
+
+
 def _norm_stats(xp, x, axes, eps):
     mean = x.mean(axis=axes, keepdims=True, dtype=x.dtype)
     var = ((x - mean) ** 2).mean(axis=axes, keepdims=True, dtype=x.dtype)
@@ -889,3 +992,437 @@ def _one_hot(xp, v, num_classes=-1):
 
 def one_hot(t, num_classes=-1):
     return apply(_one_hot, t, num_classes=num_classes)
+
+
+# -- margin losses (helper L) ------------------------------------------------------------------
+
+def _reduce_kernel(xp, per_sample, reduction, shape):
+    """A margin-loss kernel's reduction of its per-sample losses (``shape``: the 'none'
+    result's)."""
+    if reduction == "none":
+        return per_sample.reshape(shape)
+    return _reduce(xp, per_sample, reduction)
+
+
+def _per_sample_grad(grad, reduction, n):
+    """The incoming gradient per sample of a margin loss, as an (N, 1) array."""
+    g = grad._data.reshape(-1, 1) if reduction == "none" else grad._data.reshape(1, 1)
+    return g / g.dtype.type(n) if reduction == "mean" else g
+
+
+@_nn_op("soft_margin_loss", "SoftMarginLossBackward0", ("self", "target"),
+        saves={"self": "self", "target": "self"}, check=_floating("soft_margin_loss"))
+def soft_margin_loss_op(xp, x, t, reduction="mean"):
+    return _reduce(xp, xp.log1p(xp.exp(-t * x)), reduction)
+
+
+@soft_margin_loss_op.def_backward
+def soft_margin_loss_backward(ctx, grad):
+    x, t = ctx.self, ctx.target
+    z = (-t * x).exp()
+    return (-t * z / (1 + z) * _grad_scale(grad, ctx.reduction, x.numel()), None)
+
+
+def soft_margin_loss(x, t, reduction="mean"):
+    """``log(1 + exp(-target * input))``, reduced."""
+    _check_reduction(reduction)
+    if t.requires_grad and is_grad_enabled():
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect "
+                           "to argument 'target'. This input cannot have requires_grad True.")
+    x, t = _broadcast_pair(x, t)
+    return apply(soft_margin_loss_op, x, t, reduction=reduction)
+
+
+def _check_margin_input(x, t):
+    """torch's checks of a margin loss's input (a non-empty vector or matrix) and target."""
+    if x.dim() > 2 or x.numel() == 0:
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, "
+                           f"but got: {list(x.shape)}")
+    if t.dtype is not int64:
+        raise RuntimeError(f"expected scalar type Long but found {t.dtype.scalar_name}")
+
+
+def _multi_margin_terms(xp, x, t, margin):
+    """Per (sample, class): the hinge term and whether it counts (class not the target,
+    ``margin - x[target] + x[class] > 0``)."""
+    x2 = x.reshape(-1, x.shape[-1])
+    t1 = t.reshape(-1)
+    rows = xp.arange(x2.shape[0])
+    z = x2.dtype.type(margin) - x2[rows, t1][:, None] + x2
+    counts = (z > 0) & (xp.arange(x2.shape[1])[None, :] != t1[:, None])
+    return x2, t1, z, counts
+
+
+@_nn_op("multi_margin_loss", "MultiMarginLossBackward0", ("self", "target", "weight"),
+        saves={"self": "self", "target": "self", "weight": "self"})
+def multi_margin_loss_op(xp, x, t, w, p=1, margin=1.0, reduction="mean"):
+    x2, t1, z, counts = _multi_margin_terms(xp, x, t, margin)
+    h = z if p == 1 else z * z
+    if w is not None:
+        h = h * w[t1][:, None]
+    per = xp.where(counts, h, 0).sum(axis=1, dtype=x.dtype) / x.dtype.type(x2.shape[1])
+    return _reduce_kernel(xp, per, reduction, t.shape)
+
+
+@multi_margin_loss_op.def_backward
+def multi_margin_loss_backward(ctx, grad):
+    xp = grad._backend.xp
+    x, w = ctx.self, ctx.weight
+    x2, t1, z, counts = _multi_margin_terms(xp, x._data, ctx.target._data, ctx.margin)
+    g = xp.ones_like(z) if ctx.p == 1 else 2 * z
+    if w is not None:
+        g = g * w._data[t1][:, None]
+    g = xp.where(counts, g / g.dtype.type(x2.shape[1]), 0)
+    g[xp.arange(x2.shape[0]), t1] -= g.sum(axis=1, dtype=g.dtype)
+    g = g * _per_sample_grad(grad, ctx.reduction, x2.shape[0] if x.dim() == 2 else 1)
+    return (from_array(g.reshape(x.shape), grad), None, None)
+
+
+def multi_margin_loss(x, t, p=1, margin=1.0, weight=None, reduction="mean"):
+    """Per sample, the mean over the other classes of ``max(0, margin - x[y] + x[j]) ** p``
+    (times ``weight[y]``), reduced."""
+    _check_reduction(reduction)
+    _check_margin_input(x, t)
+    n, c = (1, x.shape[0]) if x.dim() < 2 else tuple(x.shape)
+    if t.numel() != n or (x.dim() == 2 and t.dim() != 1):
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to "
+                           f"the number of input samples (batch size). Expected target size "
+                           f"[{n}], but got {list(t.shape)}. Input has shape {list(x.shape)}.")
+    if weight is not None and weight.numel() != c:
+        raise RuntimeError(f"inconsistent weight size, expected {c} but got "
+                           f"{list(weight.shape)}")
+    tv = t._data
+    if bool(((tv < 0) | (tv >= c)).any()):
+        raise RuntimeError("target out of range")
+    return apply(multi_margin_loss_op, x, t, weight, p=p, margin=margin, reduction=reduction)
+
+
+def _multilabel_terms(xp, x, t):
+    """Per sample, (target class, other class) pairs as an (N, C, C) mask of the hinge terms
+    ``1 - (x[target] - x[other]) > 0``, and those terms."""
+    x2 = x.reshape(-1, x.shape[-1])
+    t2 = t.reshape(-1, x.shape[-1])
+    c = x2.shape[1]
+    # the targets of a sample: its target row up to the first -1
+    valid = xp.cumprod(t2 >= 0, axis=1).astype(bool)
+    is_target = xp.zeros(x2.shape, dtype=bool)
+    rows = xp.repeat(xp.arange(x2.shape[0]), c)
+    picked = valid.reshape(-1)
+    is_target[rows[picked], t2.reshape(-1)[picked]] = True
+    z = 1 - (x2[:, :, None] - x2[:, None, :])  # [n, target, other]
+    counts = is_target[:, :, None] & ~is_target[:, None, :] & (z > 0)
+    return x2, z, counts, c
+
+
+@_nn_op("multilabel_margin_loss", "MultilabelMarginLossBackward0", ("self", "target"),
+        saves={"self": "self", "target": "self"})
+def multilabel_margin_loss_op(xp, x, t, reduction="mean"):
+    x2, z, counts, c = _multilabel_terms(xp, x, t)
+    per = xp.where(counts, z, 0).reshape(x2.shape[0], -1).sum(axis=1, dtype=x.dtype)
+    per = per / x.dtype.type(c)
+    return _reduce_kernel(xp, per, reduction, t.shape[:-1])
+
+
+@multilabel_margin_loss_op.def_backward
+def multilabel_margin_loss_backward(ctx, grad):
+    xp = grad._backend.xp
+    x = ctx.self
+    x2, z, counts, c = _multilabel_terms(xp, x._data, ctx.target._data)
+    k = counts.astype(x2.dtype) / x2.dtype.type(c)
+    g = k.sum(axis=1, dtype=x2.dtype) - k.sum(axis=2, dtype=x2.dtype)
+    g = g * _per_sample_grad(grad, ctx.reduction, x2.shape[0] if x.dim() == 2 else 1)
+    return (from_array(g.reshape(x.shape), grad), None)
+
+
+def multilabel_margin_loss(x, t, reduction="mean"):
+    """Per sample, the sum over (target class, other class) pairs of
+    ``max(0, 1 - (x[target] - x[other]))`` divided by the number of classes, reduced; a
+    sample's targets are its target row up to the first -1."""
+    _check_reduction(reduction)
+    _check_margin_input(x, t)
+    if tuple(t.shape) != tuple(x.shape):
+        raise RuntimeError(f"inconsistent target size: {list(t.shape)} for input of size: "
+                           f"{list(x.shape)}")
+    tv = t._data
+    if bool(((tv < -1) | (tv >= x.shape[-1])).any()):
+        raise RuntimeError("argument #2 'target' is out of range")
+    return apply(multilabel_margin_loss_op, x, t, reduction=reduction)
+
+
+# -- glu and rrelu (helper L) ----------------------------------------------------------------------
+
+def _halves(x, dim):
+    n = x.shape[dim] // 2
+    return x.narrow(dim, 0, n), x.narrow(dim, n, n)
+
+
+@_nn_op("glu", "GluBackward0", saves={"self": "self"}, check=_floating("glu_cpu"))
+def glu_op(xp, x, dim=-1):
+    a, b = xp.split(x, 2, axis=dim)
+    return a * (x.dtype.type(1) / (x.dtype.type(1) + xp.exp(-b)))
+
+
+@glu_op.def_backward
+def glu_backward(ctx, grad):
+    a, b = _halves(ctx.self, ctx.dim)
+    s = b.sigmoid()
+    return (cat((grad * s, grad * a * s * (1 - s)), ctx.dim),)
+
+
+def glu(x, dim=-1):
+    """``a * sigmoid(b)``, ``a`` and ``b`` the two halves of ``x`` along ``dim``."""
+    d = wrap_dim(dim, x.dim())
+    if x.shape[d] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size "
+                           f"{x.shape[d]}")
+    return apply(glu_op, x, dim=d)
+
+
+def _check_rrelu(x, noise, training=False, **attrs):
+    """torch's refusal of integer inputs names the kernel it runs: eval mode is leaky_relu."""
+    _check_floating("rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu", x.dtype)
+
+
+@_nn_op("rrelu_with_noise", "RreluWithNoiseBackward0", ("self", "noise"), layout="contiguous",
+        saves={"self": "self", "noise": "self"}, check=_check_rrelu)
+def rrelu_with_noise_op(xp, x, noise, lower=0.125, upper=1 / 3, training=False):
+    if training:
+        return x * noise
+    return xp.where(x > 0, x, x * x.dtype.type((lower + upper) / 2))
+
+
+@rrelu_with_noise_op.def_backward
+def rrelu_with_noise_backward(ctx, grad):
+    if ctx.training and ctx.upper - ctx.lower > 1e-6:
+        return (grad * ctx.noise, None)
+    slope = (ctx.lower + ctx.upper) / 2
+    return (where_tensor(ctx.self > 0, grad, grad * slope), None)
+
+
+def rrelu_with_noise(x, noise, lower=0.125, upper=1 / 3, training=False):
+    """Randomised leaky relu: ``x * noise`` in training (``noise``: the slopes drawn for the
+    non-positive elements, 1 elsewhere), the leaky relu of slope ``(lower + upper) / 2``
+    otherwise."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    return apply(rrelu_with_noise_op, x, noise, lower=lower, upper=upper, training=training)
+
+
+# -- weight norm (helper L) ------------------------------------------------------------------------
+
+def _except_axes(ndim, dim):
+    return tuple(d for d in range(ndim) if d != dim)
+
+
+@_nn_op("_weight_norm_interface", "WeightNormInterfaceBackward0", ("v", "g"),
+        layout="contiguous", saves={"v": ("v", "g"), "g": ("v", "g")})
+def weight_norm_interface_op(xp, v, g, dim=0):
+    norm = xp.sqrt((v * v).sum(axis=_except_axes(v.ndim, dim), keepdims=True, dtype=v.dtype))
+    return v * (g.reshape(norm.shape) / norm)
+
+
+@weight_norm_interface_op.def_backward
+def weight_norm_interface_backward(ctx, grad):
+    v, g, dim = ctx.v, ctx.g, ctx.dim
+    axes = _except_axes(v.dim(), dim)
+    norm = (v * v).sum(axes, keepdim=True).sqrt()
+    gv_dot = (grad * v).sum(axes, keepdim=True)
+    n = ctx.needs_input_grad
+    g_ = g.reshape(norm.shape)
+    grad_v = g_ / norm * (grad - v * (gv_dot / (norm * norm))) if n[0] else None
+    grad_g = (gv_dot / norm).reshape(g.shape) if n[1] else None
+    return grad_v, grad_g
+
+
+def weight_norm_interface(v, g, dim=0):
+    """torch's fused weight norm ``v * (g / ||v||)``, the norm over every dim but ``dim`` (0
+    or the last)."""
+    return apply(weight_norm_interface_op, v, g, dim=dim)
+
+
+# -- pdist (helper L) -----------------------------------------------------------------------------
+
+def _pairs_diff(xp, x):
+    """Row pairs ``i < j`` (in torch's order) and ``x[i] - x[j]``."""
+    i, j = xp.triu_indices(x.shape[0], 1)
+    return i, j, x[i] - x[j]
+
+
+def _p_norms(xp, d, p):
+    a = xp.abs(d)
+    if p == 0:
+        return (a != 0).sum(axis=1).astype(d.dtype)
+    if p == math.inf:
+        return a.max(axis=1, initial=0).astype(d.dtype)
+    if p == 1:
+        return a.sum(axis=1, dtype=d.dtype)
+    if p == 2:
+        return xp.sqrt((d * d).sum(axis=1, dtype=d.dtype))
+    return ((a ** d.dtype.type(p)).sum(axis=1, dtype=d.dtype)) ** d.dtype.type(1 / p)
+
+
+@_nn_op("_pdist_forward", "PdistBackward0", saves={"self": "self", "result": "self"},
+        layout="contiguous")
+def pdist_op(xp, x, p=2.0):
+    return _p_norms(xp, _pairs_diff(xp, x)[2], p)
+
+
+@pdist_op.def_backward
+def pdist_backward(ctx, grad):
+    """Each pair's gradient ``d dist / d x[i]`` added to row ``i``, its negative to row
+    ``j`` (0 where the distance is 0, and for p = 0); in doctensor ops, so it can be
+    differentiated again."""
+    x, dist, p = ctx.self, ctx.result.unsqueeze(1), ctx.p
+    rows_i, rows_j = (from_array(r.astype(np.int64), x)
+                      for r in np.triu_indices(x.shape[0], 1))
+    d = x.index_select(0, rows_i) - x.index_select(0, rows_j)
+    if p == 0:
+        per = d * 0
+    elif p == 1:
+        per = d.sign()
+    elif p == math.inf:
+        per = d.sign() * (d.abs() == dist)
+    elif p == 2:
+        per = d / dist
+    else:
+        per = d.sign() * d.abs().pow(p - 1) / dist.pow(p - 1)
+    per = where_tensor(dist == 0, per * 0, per * grad.unsqueeze(1))
+    return (x.new_zeros(x.shape).index_add(0, rows_i, per).index_add(0, rows_j, -per),)
+
+
+def pdist(x, p=2.0):
+    """The ``p``-norm distance between every pair of rows ``i < j`` of a 2-d ``x``."""
+    if x.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {x.dim()}D")
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    return apply(pdist_op, x, p=float(p))
+
+
+# -- ctc_loss (helper L) ---------------------------------------------------------------------------
+# (the recursions run in NumPy: arrays of another backend are brought to the host)
+
+def _host(xp, a):
+    return xp.asnumpy(a) if hasattr(xp, "asnumpy") else a
+
+
+def _log_add(*terms):
+    """``log(sum(exp(terms)))`` as torch's CTC kernel writes it (the max subtracted, a max of
+    -inf taken as 0)."""
+    top = np.maximum.reduce(terms)
+    top = np.where(top == -np.inf, 0, top)
+    with np.errstate(divide="ignore"):  # every term -inf: log(0) = -inf, as torch's
+        return np.log(sum(np.exp(t - top) for t in terms)) + top
+
+
+def _ctc_target(targets, tl, b):
+    """Sample ``b``'s target: a row of a 2-d target, or its slice of the concatenated 1-d
+    targets."""
+    if targets.ndim == 2:
+        return targets[b, :tl[b]]
+    start = int(sum(tl[:b]))
+    return targets[start:start + tl[b]]
+
+
+def _shifted(row, k, fill):
+    """``row`` moved ``k`` places right (left for negative ``k``), ``fill`` coming in."""
+    out = np.full_like(row, fill)
+    if k > 0:
+        out[k:] = row[:-k]
+    else:
+        out[:k] = row[-k:]
+    return out
+
+
+def _ctc_alpha(lp, labels, blank):
+    """The forward variables (log-space) of one sample over its extended target (blanks
+    around and between the labels), the extended target, and where a label may be reached
+    from two places back."""
+    s_len = 2 * len(labels) + 1
+    ext = np.full(s_len, blank, dtype=np.int64)
+    ext[1::2] = labels
+    skip = np.zeros(s_len, dtype=bool)
+    skip[2:] = (ext[2:] != blank) & (ext[2:] != ext[:-2])
+    alpha = np.full((lp.shape[0], s_len), -np.inf, dtype=lp.dtype)
+    alpha[0, :2] = lp[0, ext[:2]]
+    for t in range(1, lp.shape[0]):
+        prev = alpha[t - 1]
+        two = np.where(skip, _shifted(prev, 2, -np.inf), -np.inf).astype(lp.dtype)
+        alpha[t] = _log_add(prev, _shifted(prev, 1, -np.inf), two) + lp[t, ext]
+    return alpha, ext, skip
+
+
+def _ctc_beta(lp, ext, skip):
+    """The backward variables (log-space), mirror of ``_ctc_alpha``."""
+    beta = np.full((lp.shape[0], len(ext)), -np.inf, dtype=lp.dtype)
+    beta[-1, -2:] = lp[-1, ext[-2:]]
+    skip_next = _shifted(skip, -2, False)
+    for t in range(lp.shape[0] - 2, -1, -1):
+        nxt = beta[t + 1]
+        two = np.where(skip_next, _shifted(nxt, -2, -np.inf), -np.inf).astype(lp.dtype)
+        beta[t] = _log_add(nxt, _shifted(nxt, -1, -np.inf), two) + lp[t, ext]
+    return beta
+
+
+@_nn_op("_ctc_loss", "CtcLossBackward0", ("log_probs", "targets"),
+        saves={"log_probs": "log_probs", "targets": "log_probs", "result": "log_probs"})
+def ctc_loss_op(xp, lp, targets, input_lengths=(), target_lengths=(), blank=0,
+                zero_infinity=False):
+    lp, targets = _host(xp, lp), _host(xp, targets)
+    losses = np.empty(lp.shape[1], dtype=lp.dtype)
+    for b in range(lp.shape[1]):
+        alpha = _ctc_alpha(lp[:input_lengths[b], b], _ctc_target(targets, target_lengths, b),
+                           blank)[0]
+        last = alpha[-1, -2:] if alpha.shape[1] > 1 else alpha[-1]
+        losses[b] = -_log_add(*last)
+    return xp.asarray(losses)
+
+
+@ctc_loss_op.def_backward
+def ctc_loss_backward(ctx, grad):
+    """torch's formula: ``exp(lp) - exp(log(sum of alpha * beta over the positions of each
+    class) + nll - lp)``, times the incoming gradient; zero past a sample's input length
+    (and, with ``zero_infinity``, for an infinite loss)."""
+    xp = grad._backend.xp
+    lp, targets = _host(xp, ctx.log_probs._data), _host(xp, ctx.targets._data)
+    nll, g_out = _host(xp, ctx.result._data), _host(xp, grad._data)
+    out = np.zeros_like(lp)
+    for b in range(lp.shape[1]):
+        if ctx.zero_infinity and nll[b] == np.inf:
+            continue
+        sample = lp[:ctx.input_lengths[b], b]
+        alpha, ext, skip = _ctc_alpha(sample, _ctc_target(targets, ctx.target_lengths, b),
+                                      ctx.blank)
+        ab = alpha + _ctc_beta(sample, ext, skip)
+        lcab = np.full(sample.shape, -np.inf, dtype=lp.dtype)
+        for c in np.unique(ext):
+            lcab[:, c] = _log_add(*ab[:, ext == c].T)
+        out[:len(sample), b] = (np.exp(sample) - np.exp(lcab + nll[b] - sample)) * g_out[b]
+    return (from_array(xp.asarray(out), grad), None)
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+    """Per sample of a (T, N, C) ``log_probs``, the connectionist temporal classification
+    loss (minus the log of the summed probability of every alignment of its target)."""
+    n_t, batch, classes = log_probs.shape
+    if not 0 <= blank < classes:
+        raise RuntimeError("blank must be in label range")
+    il, tl = (tuple(int(v) for v in lengths) for lengths in (input_lengths, target_lengths))
+    if len(il) != batch:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if len(tl) != batch:
+        raise RuntimeError("target_lengths must be of size batch_size")
+    for b in range(batch):
+        if targets.dim() == 2 and tl[b] > targets.shape[1]:
+            raise RuntimeError(f"Expected tensor to have size at least {tl[b]} at dimension 1, "
+                               f"but got size {targets.shape[1]} for argument #2 'targets' "
+                               "(while checking arguments for ctc_loss_allocate_outputs)")
+    for b in range(batch):
+        if il[b] > n_t:
+            raise RuntimeError(f"Expected input_lengths to have value at most {n_t}, but got "
+                               f"value {il[b]} (while checking arguments for "
+                               "ctc_loss_allocate_outputs)")
+    return apply(ctc_loss_op, log_probs, targets.long(), input_lengths=il, target_lengths=tl,
+                 blank=blank, zero_infinity=zero_infinity)

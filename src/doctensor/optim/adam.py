@@ -2,7 +2,7 @@
 
 import doctensor as torch
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_adam_args
 
 __all__ = ["Adam", "AdamW"]
 
@@ -28,31 +28,12 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_adam_args(lr, eps, betas, weight_decay)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
                         amsgrad=amsgrad, maximize=maximize, foreach=foreach,
                         capturable=capturable, differentiable=differentiable, fused=fused,
                         decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
-
-    def _state(self, p, amsgrad):
-        state = self.state[p]
-        if len(state) == 0:
-            state["step"] = torch.tensor(0.0)
-            state["exp_avg"] = torch.zeros_like(p)
-            state["exp_avg_sq"] = torch.zeros_like(p)
-            if amsgrad:
-                state["max_exp_avg_sq"] = torch.zeros_like(p)
-        return state
 
     def step(self, closure=None):
         """One Adam update of every parameter that has a gradient."""
@@ -61,10 +42,9 @@ class Adam(Optimizer):
             beta1, beta2 = group["betas"]
             lr, eps, wd, amsgrad = group["lr"], group["eps"], group["weight_decay"], \
                 group["amsgrad"]
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                state = self._state(p, amsgrad)
+            buffers = ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if amsgrad else ())
+            for p in self._with_grad(group):
+                state = self._state_of(p, *buffers)
                 grad = -p.grad if group["maximize"] else p.grad
                 exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], \
                     state["step"]

@@ -8,7 +8,8 @@ from collections import defaultdict
 import doctensor as torch
 from doctensor.nn.utils import reset_grads
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "required", "check_lr", "check_betas", "check_nonnegative",
+           "check_adam_args", "hyper", "scalar"]
 
 
 class _RequiredParameter:
@@ -17,6 +18,47 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
+
+
+def check_lr(lr):
+    """torch's check of a learning rate (a number, or a one-element tensor)."""
+    if isinstance(lr, torch.Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+
+
+def check_betas(betas):
+    """torch's check of Adam-like ``betas``: both in [0, 1)."""
+    for i, beta in enumerate(betas[:2]):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+
+
+def check_nonnegative(name, value):
+    """torch's check of a hyperparameter that must be >= 0 (``eps``, ``weight_decay``...)."""
+    if not 0.0 <= value:
+        raise ValueError(f"Invalid {name} value: {value}")
+
+
+def check_adam_args(lr, eps, betas, weight_decay):
+    """torch's checks of the Adam family's common hyperparameters, in its order."""
+    check_lr(lr)
+    check_nonnegative("epsilon", eps)
+    check_betas(betas)
+    check_nonnegative("weight_decay", weight_decay)
+
+
+def hyper(x):
+    """A hyperparameter as torch's steps use it: a tensor (a learning rate may be one) as a
+    0-d tensor, so that the arithmetic on it stays in its dtype; a number as is."""
+    return x.squeeze() if isinstance(x, torch.Tensor) and x.dim() != 0 else x
+
+
+def scalar(x):
+    """A number (or 0-d tensor) as the Python number that an ``alpha=``/``value=`` argument
+    receives: torch converts a 0-d tensor there to its value."""
+    return x.item() if isinstance(x, torch.Tensor) else x
 
 
 def _typename(obj):
@@ -49,8 +91,9 @@ class Optimizer:
             self.add_param_group(group)
 
     def __init_subclass__(cls, **kwargs):
-        """Each subclass's ``step`` runs under ``no_grad`` and marks the optimizer as
-        stepped (for the scheduler's order warning)."""
+        """Each subclass's ``step`` runs with gradients off (on with ``differentiable=True``,
+        so that the update can be differentiated) and marks the optimizer as stepped (for the
+        scheduler's order warning)."""
         super().__init_subclass__(**kwargs)
         if "step" in cls.__dict__:
             step = cls.__dict__["step"]
@@ -58,7 +101,7 @@ class Optimizer:
             @functools.wraps(step)
             def wrapped(self, *args, **kwargs):
                 self._opt_called = True
-                with torch.no_grad():
+                with torch.set_grad_enabled(self.defaults.get("differentiable", False)):
                     return step(self, *args, **kwargs)
             cls.step = wrapped
 
@@ -103,6 +146,31 @@ class Optimizer:
 
     def step(self, closure=None):
         raise NotImplementedError
+
+    @staticmethod
+    def _with_grad(group):
+        """The parameters of ``group`` that have a gradient, in order."""
+        return [p for p in group["params"] if p.grad is not None]
+
+    @staticmethod
+    def _scalar_dtype():
+        """The dtype of scalar state such as ``step``: float64 when that is the default
+        dtype, else float32."""
+        return torch.float64 if torch.get_default_dtype() == torch.float64 else torch.float32
+
+    def _state_of(self, p, *buffers, **scalars):
+        """``p``'s state, created at its first update: a 0-d ``step`` (0), then a 0-d tensor
+        per keyword (name=initial value), both of the scalar dtype, then a zero tensor like
+        ``p`` per name in ``buffers``."""
+        state = self.state[p]
+        if len(state) == 0:
+            dtype = self._scalar_dtype()
+            state["step"] = torch.tensor(0.0, dtype=dtype)
+            for name, value in scalars.items():
+                state[name] = torch.tensor(value, dtype=dtype)
+            for name in buffers:
+                state[name] = torch.zeros_like(p)
+        return state
 
     def _closure_loss(self, closure):
         if closure is None:

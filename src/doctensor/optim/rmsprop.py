@@ -1,14 +1,14 @@
 """RMSprop."""
 
-import doctensor as torch
-
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_nonnegative
 
 __all__ = ["RMSprop"]
 
 
 class RMSprop(Optimizer):
-    r"""RMSprop (Hinton), torch's single-tensor CPU algorithm::
+    r"""RMSprop (Hinton), torch's single-tensor CPU algorithm.
+
+    ::
 
         for each parameter p with gradient g (g = -g when maximize):
             step += 1
@@ -30,14 +30,10 @@ class RMSprop(Optimizer):
                  differentiable=False):
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= momentum:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= alpha:
-            raise ValueError(f"Invalid alpha value: {alpha}")
+        check_nonnegative("epsilon", eps)
+        check_nonnegative("momentum", momentum)
+        check_nonnegative("weight_decay", weight_decay)
+        check_nonnegative("alpha", alpha)
         defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
                         weight_decay=weight_decay, capturable=capturable, foreach=foreach,
                         maximize=maximize, differentiable=differentiable)
@@ -49,17 +45,10 @@ class RMSprop(Optimizer):
         for group in self.param_groups:
             lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
             wd, momentum, centered = group["weight_decay"], group["momentum"], group["centered"]
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = torch.tensor(0.0)
-                    state["square_avg"] = torch.zeros_like(p)
-                    if momentum > 0:
-                        state["momentum_buffer"] = torch.zeros_like(p)
-                    if centered:
-                        state["grad_avg"] = torch.zeros_like(p)
+            buffers = ("square_avg",) + (("momentum_buffer",) if momentum > 0 else ()) \
+                + (("grad_avg",) if centered else ())
+            for p in self._with_grad(group):
+                state = self._state_of(p, *buffers)
                 grad = -p.grad if group["maximize"] else p.grad
                 square_avg = state["square_avg"]
                 state["step"] += 1

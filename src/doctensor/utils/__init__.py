@@ -1,5 +1,5 @@
-"""``torch.utils``: the data-loading tools (``utils.data``)."""
+"""``torch.utils``: the data-loading tools (``utils.data``) and ``utils.checkpoint``."""
 
-from . import data
+from . import checkpoint, data
 
-__all__ = ["data"]
+__all__ = ["checkpoint", "data"]

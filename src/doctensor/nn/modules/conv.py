@@ -1,31 +1,38 @@
-"""``Conv2d`` and the 2-d pooling layers."""
+"""The convolutions (``Conv1d/2d/3d``, ``ConvTranspose1d/2d/3d``) and the pooling layers."""
+
+import doctensor as torch
 
 from .. import functional as F
-from .linear import draw_weight_and_bias, weight_and_bias
+from ..functional import _ntuple
+from ..parameter import Parameter
+from .linear import draw_weight_and_bias
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "MaxPool2d",
-           "AvgPool2d", "AdaptiveAvgPool2d", "Upsample"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+           "ConvTranspose3d", "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "MaxPool2d",
+           "AvgPool2d", "AdaptiveAvgPool2d", "Upsample", "UpsamplingNearest2d",
+           "UpsamplingBilinear2d"]
 
 
-_PADDING_MODES = {"same", "valid"}  # a set, printed in this process's order, as torch's
-
-
-def _pair(v):
-    return (v, v) if isinstance(v, int) else tuple(v)
+# sets printed in torch's messages: two strings print in this process's order, as torch's;
+# torch's four modes come from a frozenset constant of its compiled file (their order there)
+_PADDING_STRINGS = {"same", "valid"}
+_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
 
 
 class _ConvNd(Module):
-    """A convolution of ``dims`` spatial dims with zero padding.  The weight,
-    ``(out, in / groups, *kernel_size)``, and the bias are drawn as ``Linear``'s are, with
-    fan_in = in / groups * (kernel elements): a seeded doctensor layer equals torch's bit for
-    bit."""
+    """A convolution of ``dims`` spatial dims with zero padding (``transposed``: its
+    adjoint).  The weight, ``(out, in / groups, *kernel_size)`` (transposed:
+    ``(in, out / groups, *kernel_size)``), and the bias are drawn as ``Linear``'s are, with
+    fan_in = weight.size(1) * (kernel elements): a seeded doctensor layer equals torch's bit
+    for bit."""
 
     dims = None
     function = None
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
-                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation,
+                 transposed, output_padding, groups, bias, padding_mode, device=None,
+                 dtype=None):
         super().__init__()
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
@@ -33,31 +40,37 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups:
             raise ValueError("out_channels must be divisible by groups")
-        if padding_mode != "zeros":
-            raise NotImplementedError("doctensor's convolutions pad with zeros only")
         if isinstance(padding, str):
             if padding not in ("same", "valid"):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of "
-                                 f"{_PADDING_MODES}")
+                                 f"{_PADDING_STRINGS}")
             if padding == "same" and any(s != 1 for s in (
                     (stride,) if isinstance(stride, int) else stride)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
-        def dims(v):
-            return (v,) * self.dims if isinstance(v, int) else tuple(v)
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got "
+                             f"padding_mode='{padding_mode}'")
+        n = self.dims
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = dims(kernel_size), dims(stride)
-        self.padding = padding if isinstance(padding, str) else dims(padding)
-        self.dilation = dims(dilation)
+        self.kernel_size, self.stride = _ntuple(kernel_size, n), _ntuple(stride, n)
+        self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
+        self.dilation = _ntuple(dilation, n)
+        self.transposed, self.output_padding = transposed, _ntuple(output_padding, n)
         self.groups, self.padding_mode = groups, padding_mode
-        weight_and_bias(self, (out_channels, in_channels // groups, *self.kernel_size), bias,
-                        device, dtype)
+        self._reversed_padding_repeated_twice = _padding_pairs(self.padding, self.kernel_size,
+                                                               self.dilation)
+        shape = (in_channels, out_channels // groups) if transposed else \
+            (out_channels, in_channels // groups)
+        self.weight = Parameter(torch.empty((*shape, *self.kernel_size), device=device,
+                                            dtype=dtype))
+        if bias:
+            self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
 
     def reset_parameters(self):
         draw_weight_and_bias(self)
-
-    def forward(self, input):
-        return type(self).function(input, self.weight, self.bias, self.stride, self.padding,
-                                   self.dilation, self.groups)
 
     def extra_repr(self):
         s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
@@ -66,25 +79,123 @@ class _ConvNd(Module):
             s += f", padding={self.padding}"  # a mode prints bare: padding=same
         if self.dilation != (1,) * self.dims:
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * self.dims:
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
         return s
 
 
-class Conv1d(_ConvNd):
+def _padding_pairs(padding, kernel_size, dilation):
+    """The (before, after) amounts per dim, the last dim's first, as ``F.pad`` takes them:
+    what a padding mode other than zeros pads by ('same': half the dilated kernel, the odd
+    one after)."""
+    if padding == "valid":
+        return [0, 0] * len(kernel_size)
+    if padding == "same":
+        totals = [d * (k - 1) for d, k in zip(dilation, kernel_size)]
+        return [p for t in reversed(totals) for p in (t // 2, t - t // 2)]
+    return tuple(p for p in reversed(padding) for _ in range(2))
+
+
+class _Conv(_ConvNd):
+    """A convolution (the arguments of Conv1d/2d/3d)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         False, 0, groups, bias, padding_mode, device, dtype)
+
+    def forward(self, input):
+        if self.padding_mode != "zeros":  # padded by the mode, then convolved without padding
+            input = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return type(self).function(input, self.weight, self.bias, self.stride, 0,
+                                       self.dilation, self.groups)
+        return type(self).function(input, self.weight, self.bias, self.stride, self.padding,
+                                   self.dilation, self.groups)
+
+
+class Conv1d(_Conv):
     """A 1-d convolution of (N, C, L) inputs."""
 
     dims = 1
     function = F.conv1d
 
 
-class Conv2d(_ConvNd):
+class Conv2d(_Conv):
     """A 2-d convolution of (N, C, H, W) inputs."""
 
     dims = 2
     function = F.conv2d
+
+
+class Conv3d(_Conv):
+    """A 3-d convolution of (N, C, D, H, W) inputs."""
+
+    dims = 3
+    function = F.conv3d
+
+
+class _ConvTransposeNd(_ConvNd):
+    """A transposed convolution (conv's gradient in its input, a "deconvolution")."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
+                 device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         True, output_padding, groups, bias, padding_mode, device, dtype)
+
+    def forward(self, input, output_size=None):
+        """``output_size`` (the spatial sizes, or the whole shape) picks the output
+        padding, among the sizes the stride allows."""
+        output_padding = self._output_padding(input, output_size)
+        return type(self).function(input, self.weight, self.bias, self.stride, self.padding,
+                                   output_padding, self.groups, self.dilation)
+
+    def _output_padding(self, input, output_size):
+        if output_size is None:
+            return self.output_padding
+        dims = self.dims
+        batch = 2 if input.dim() == dims + 2 else 1
+        if len(output_size) == batch + dims:
+            output_size = output_size[batch:]
+        if len(output_size) != dims:
+            raise ValueError(f"ConvTranspose{dims}D: for {input.dim()}D input, output_size must "
+                             f"have {dims} or {batch + dims} elements (got {len(output_size)})")
+        low = [(input.size(d + batch) - 1) * self.stride[d] - 2 * self.padding[d]
+               + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(dims)]
+        high = [n + s - 1 for n, s in zip(low, self.stride)]
+        if any(not lo <= n <= hi for n, lo, hi in zip(output_size, low, high)):
+            raise ValueError(f"requested an output size of {output_size}, but valid sizes range "
+                             f"from {low} to {high} (for an input of {input.size()[2:]})")
+        return [n - lo for n, lo in zip(output_size, low)]
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """A transposed 1-d convolution of (N, C, L) inputs."""
+
+    dims = 1
+    function = F.conv_transpose1d
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """A transposed 2-d convolution of (N, C, H, W) inputs."""
+
+    dims = 2
+    function = F.conv_transpose2d
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """A transposed 3-d convolution of (N, C, D, H, W) inputs."""
+
+    dims = 3
+    function = F.conv_transpose3d
 
 
 class MaxPool2d(Module):
@@ -95,8 +206,6 @@ class MaxPool2d(Module):
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
                  ceil_mode=False):
         super().__init__()
-        if return_indices:
-            raise NotImplementedError("doctensor's MaxPool2d does not return indices")
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
         self.padding, self.dilation = padding, dilation
@@ -104,7 +213,7 @@ class MaxPool2d(Module):
 
     def forward(self, input):
         return type(self).function(input, self.kernel_size, self.stride, self.padding,
-                                   self.dilation, self.ceil_mode)
+                                   self.dilation, self.ceil_mode, self.return_indices)
 
     def extra_repr(self):
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
@@ -156,9 +265,9 @@ class AvgPool1d(Module):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
                  count_include_pad=True):
         super().__init__()
-        self.kernel_size = _single(kernel_size)
-        self.stride = _single(stride if stride is not None else kernel_size)
-        self.padding, self.ceil_mode = _single(padding), ceil_mode
+        self.kernel_size = _ntuple(kernel_size, 1)
+        self.stride = _ntuple(stride if stride is not None else kernel_size, 1)
+        self.padding, self.ceil_mode = _ntuple(padding, 1), ceil_mode
         self.count_include_pad = count_include_pad
 
     def forward(self, input):
@@ -174,10 +283,6 @@ class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
 
     def forward(self, input):
         return F.adaptive_avg_pool1d(input, self.output_size)
-
-
-def _single(v):
-    return (v,) if isinstance(v, int) else tuple(v)
 
 
 class Upsample(Module):
@@ -201,3 +306,17 @@ class Upsample(Module):
         info = (f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None
                 else f"size={self.size!r}")
         return f"{info}, mode={self.mode!r}"
+
+
+class UpsamplingNearest2d(Upsample):
+    """``Upsample`` by 'nearest' (an older spelling)."""
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    """``Upsample`` by 'bilinear' with ``align_corners=True`` (an older spelling)."""
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)

@@ -1,4 +1,7 @@
-"""Shape and regularisation layers: ``Flatten``, ``Unflatten``, ``Dropout``, ``Embedding``."""
+"""Shape and regularisation layers (``Flatten``, ``Unflatten``, the dropouts, ``Embedding``),
+``GLU``, ``RReLU``, ``Softmax2d`` and the deprecated ``Container``."""
+
+import warnings
 
 import doctensor as torch
 
@@ -7,7 +10,9 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Embedding"]
+__all__ = ["Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d",
+           "AlphaDropout", "FeatureAlphaDropout", "Softmax2d", "GLU", "RReLU", "Embedding",
+           "Container"]
 
 
 class Flatten(Module):
@@ -72,6 +77,68 @@ class Dropout2d(Dropout):
         return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
+class Dropout3d(Dropout):
+    """In training, zero each channel of (N, C, D, H, W) inputs with probability ``p``."""
+
+    def forward(self, input):
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(Dropout):
+    """Dropout that keeps a SELU network's mean and variance."""
+
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(Dropout):
+    """Alpha dropout of whole channels."""
+
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)
+
+
+class Softmax2d(Module):
+    """Softmax over the channels (dim -3) of (N, C, H, W) or (C, H, W) inputs."""
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D "
+                             "instead")
+        return F.softmax(input, -3, _stacklevel=5)
+
+
+class GLU(Module):
+    """The gated linear unit: ``a * sigmoid(b)``, ``a`` and ``b`` the halves of the input on
+    ``dim``."""
+
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class RReLU(Module):
+    """Randomised leaky relu: random slopes from U(lower, upper) in training, their mean in
+    eval mode."""
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"lower={self.lower}, upper={self.upper}{inplace}"
+
+
 class Embedding(Module):
     """A lookup table: ``weight[indices]``, weight drawn from N(0, 1)."""
 
@@ -127,3 +194,15 @@ class Embedding(Module):
         if self.max_norm is not None:
             s += f", max_norm={self.max_norm}"
         return s
+
+
+class Container(Module):
+    """Deprecated: a Module holding the given submodules (subclass ``Module`` instead)."""
+
+    def __init__(self, **kwargs):
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now "
+                      "implemented in `nn.Module`. Subclass that instead.", FutureWarning,
+                      stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)

@@ -1,0 +1,71 @@
+"""``torch.distributions.cauchy``."""
+
+import math
+
+import doctensor
+
+from . import constraints
+from .distribution import Distribution
+from .utils import _batch_shape, broadcast_all
+
+__all__ = ["Cauchy"]
+
+
+class Cauchy(Distribution):
+    """The Cauchy (Lorentz) distribution with median ``loc`` and half width ``scale``.
+
+    Example::
+
+        >>> torch.distributions.Cauchy(0.0, 1.0)
+        Cauchy(loc: 0.0, scale: 1.0)
+    """
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        super().__init__(_batch_shape((loc, scale), self.loc), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return self._expanded(Cauchy, batch_shape, _instance, ("loc", "scale"))
+
+    def _full(self, value):
+        return doctensor.full(self._extended_shape(), value, dtype=self.loc.dtype,
+                              device=self.loc.device)
+
+    @property
+    def mean(self):
+        return self._full(math.nan)
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return self._full(math.inf)
+
+    def rsample(self, sample_shape=()):
+        """``loc + eps * scale`` with standard Cauchy ``eps`` (``cauchy_``)."""
+        shape = self._extended_shape(sample_shape)
+        eps = doctensor.empty(shape, dtype=self.loc.dtype, device=self.loc.device).cauchy_()
+        return self.loc + eps * self.scale
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return (-math.log(math.pi) - self.scale.log()
+                - (((value - self.loc) / self.scale) ** 2).log1p())
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return doctensor.atan((value - self.loc) / self.scale) / math.pi + 0.5
+
+    def icdf(self, value):
+        return doctensor.tan(math.pi * (value - 0.5)) * self.scale + self.loc
+
+    def entropy(self):
+        return math.log(4 * math.pi) + self.scale.log()

@@ -1,0 +1,73 @@
+"""``torch.distributions.gumbel``."""
+
+import math
+
+import doctensor
+
+from . import constraints
+from .transformed_distribution import TransformedDistribution
+from .transforms import AffineTransform, ExpTransform
+from .uniform import Uniform
+from .utils import broadcast_all, euler_constant
+
+__all__ = ["Gumbel"]
+
+
+class Gumbel(TransformedDistribution):
+    """The Gumbel (type-1 extreme value) distribution: ``loc - scale * log(-log(U))`` for
+    uniform ``U``.
+
+    Example::
+
+        >>> torch.distributions.Gumbel(0.0, 1.0)
+        Gumbel(loc: 0.0, scale: 1.0)
+    """
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        finfo = doctensor.finfo(self.loc.dtype)
+        tiny, eps = finfo.tiny, finfo.eps
+        if isinstance(loc, (int, float)) and isinstance(scale, (int, float)):
+            base_dist = Uniform(tiny, 1 - eps, validate_args=validate_args)
+        else:
+            base_dist = Uniform(doctensor.full_like(self.loc, tiny),
+                                doctensor.full_like(self.loc, 1 - eps),
+                                validate_args=validate_args)
+        transforms = [ExpTransform().inv,
+                      AffineTransform(loc=0, scale=-doctensor.ones_like(self.scale)),
+                      ExpTransform().inv, AffineTransform(loc=loc, scale=-self.scale)]
+        super().__init__(base_dist, transforms, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Gumbel, _instance)
+        new.loc = self.loc.expand(batch_shape)
+        new.scale = self.scale.expand(batch_shape)
+        return super().expand(batch_shape, _instance=new)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        y = (self.loc - value) / self.scale
+        return (y - y.exp()) - self.scale.log()
+
+    @property
+    def mean(self):
+        return self.loc + self.scale * euler_constant
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def stddev(self):
+        return (math.pi / math.sqrt(6)) * self.scale
+
+    @property
+    def variance(self):
+        return self.stddev.pow(2)
+
+    def entropy(self):
+        return self.scale.log() + (1 + euler_constant)
