@@ -1,4 +1,4 @@
-"""nox sessions: tests, docs, lint, bench.
+"""nox sessions: tests, docs, lint, bench, census.
 
 Each session installs what it needs into its own virtual environment, so a machine with
 only Python and pip can run ``python3 -m pip install nox && nox -s <session>``.
@@ -65,6 +65,13 @@ def lint(session):
     session.install("ruff", "import-linter", "-e", ".")
     session.run("ruff", "check", "src", "tests", "benchmarks", "noxfile.py", "conf.py")
     session.run("lint-imports")
+
+
+@nox.session(python=PYTHON)
+def census(session):
+    """Rewrite the README's "what is covered" table from ``../shared/tools/api_census.py``."""
+    session.install("-e", ".[test]")
+    session.run("python", "docs/_ext/census.py")
 
 
 @nox.session(python=PYTHON)

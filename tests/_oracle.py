@@ -84,7 +84,12 @@ def same_outcome(fn, **kw):
 
 
 def _np(t):
-    return t.detach().cpu().numpy() if hasattr(t, "detach") else np.asarray(t)
+    if not hasattr(t, "detach"):
+        return np.asarray(t)
+    # (torch refuses numpy() of a tensor with the conjugate or negative bit: resolved first,
+    # and of a bfloat16 tensor: compared in float32, which holds its values exactly)
+    t = t.detach().cpu().resolve_conj().resolve_neg()
+    return (t.float() if str(t.dtype) == "torch.bfloat16" else t).numpy()
 
 
 def grad_fn_name(t):

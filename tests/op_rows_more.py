@@ -338,9 +338,7 @@ MASKED = [
            lambda T, x, v: _setitem(x.clone(), (_ix(T, x, [1, 1]),), _s(v)), [((3, 4), (1,))]),
     OpInfo("IndexPutBackward0", "setitem_value_dtype_mismatch",
            lambda T, x, v: _setitem(x.clone(), (_ix(T, x, [1]),), v.double()), [((3,), (1,))],
-           dtypes=("float32",),
-           xfail="torch refuses values of another dtype (Index put requires the source and "
-                 "destination dtypes match), doctensor casts them"),
+           dtypes=("float32",)),
     OpInfo("IndexPutBackward0", "setitem_mask_value_tensor",
            lambda T, x, v: _setitem(x.clone(), (x > 0,), _s(v)), [((3, 4), (1,)), ((5,), (1,))]),
     OpInfo("IndexPutBackward0", "setitem_lists",

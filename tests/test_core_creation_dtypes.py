@@ -60,8 +60,6 @@ def test_tensor_bad_inputs():
             assert_same(*both(fn), path=f"{value} {dtype}")
 
 
-@pytest.mark.xfail(strict=True, reason="doctensor has no uint16/uint32/uint64 dtypes yet "
-                                       "(torch 2.13 has them, with limited op support)")
 def test_uint16_from_numpy():
     same_outcome(lambda T: T.from_numpy(np.array([1], dtype=np.uint16)))
 
@@ -357,3 +355,26 @@ def test_legacy_constructors(name):
     """torch.Tensor(...) and torch.FloatTensor(...) & co. as in older tutorials (empty memory
     is zero-filled in doctensor, so sizes alone are compared there)."""
     same_outcome(LEGACY[name])
+
+
+def _spaced_cases(n, seed):
+    """Seeded (start, end, steps, dtype) cases: random and integral ends, up to 3000 steps."""
+    rng = np.random.default_rng(seed)
+    for k in range(n):
+        start, end = rng.uniform(-10, 10, 2)
+        if k % 3 == 0:
+            start, end = rng.integers(-5, 6, 2).astype(float)
+        yield (float(start), float(end), int(rng.integers(0, 3000)),
+               ("float32", "float64", "float16", "int64", "int32")[k % 5])
+
+
+@pytest.mark.parametrize("fn", ["linspace", "logspace"])
+def test_linspace_and_logspace_are_bit_exact(fn):
+    """ATen's kernels: linspace fuses its multiply-adds from both ends, logspace steps its
+    exponents unfused and takes C's pow (each exact only that way)."""
+    for start, end, steps, dtype in _spaced_cases(400, 7 if fn == "linspace" else 8):
+        extra = {"base": (10.0, 2.0, 0.5, -2.0)[steps % 4]} if fn == "logspace" else {}
+        if fn == "logspace":
+            start, end = start / 4, end / 4  # powers that fit every dtype
+        same_outcome(lambda T: getattr(T, fn)(start, end, steps, dtype=getattr(T, dtype),
+                                              **extra), rtol=0, atol=0)

@@ -15,7 +15,6 @@ import torch
 import torch.nn.functional as F
 from _oracle import raised, same_outcome
 
-import doctensor
 from doctensor import _dtypes as dt
 from doctensor import random as dr
 from doctensor._exact.avx_mathfun import box_muller_f32, log_f32, sincos_f32
@@ -586,9 +585,3 @@ def test_multinomial_like_torch(name):
         T.manual_seed(3)
         return MULTINOMIAL_CASES[name](T)
     same_outcome(run)
-
-
-@pytest.mark.parametrize("args", [(1, True), (2, False)], ids=["one sample", "no replacement"])
-def test_multinomial_refuses_torchs_exponential_path(args):
-    with pytest.raises(NotImplementedError, match="exponential_"):
-        doctensor.multinomial(doctensor.ones(20), *args)

@@ -7,18 +7,41 @@ seeded random numbers.
 
 from . import autograd, cuda, fft, functions, linalg, special
 from ._dtypes import (
-    bool_ as bool,  # noqa: A004
-)
-from ._dtypes import (
+    bfloat16,
+    bit,
+    bits1x8,
+    bits2x4,
+    bits4x2,
+    bits8,
+    bits16,
+    cdouble,
+    cfloat,
+    chalf,
+    complex32,
+    complex64,
+    complex128,
     double,
     dtype,
     float,  # noqa: A004
+    float4_e2m1fn_x2,
+    float8_e4m3fn,
+    float8_e4m3fnuz,
+    float8_e5m2,
+    float8_e5m2fnuz,
+    float8_e8m0fnu,
     float16,
     float32,
     float64,
     get_default_dtype,
     half,
     int,  # noqa: A004
+    int1,
+    int2,
+    int3,
+    int4,
+    int5,
+    int6,
+    int7,
     int8,
     int16,
     int32,
@@ -27,7 +50,20 @@ from ._dtypes import (
     promote_types,
     set_default_dtype,
     short,
+    uint1,
+    uint2,
+    uint3,
+    uint4,
+    uint5,
+    uint6,
+    uint7,
     uint8,
+    uint16,
+    uint32,
+    uint64,
+)
+from ._dtypes import (
+    bool_ as bool,  # noqa: A004
 )
 from ._tensor_str import set_printoptions
 from .autograd import (
@@ -46,8 +82,7 @@ from .functions import __all__ as _function_names
 from .ops.random_ops import Generator, default_generator, manual_seed
 from .size import Size
 from .tensor import Tensor
-
-__version__ = "0.1.0"
+from .version import __version__ as __version__
 
 
 def initial_seed():
@@ -70,8 +105,35 @@ def set_rng_state(new_state):
     default_generator.set_state(new_state.numpy())
 
 
-from . import distributions, nn, optim, utils  # noqa: E402  (they use the names above, as torch's do)
+from . import (  # noqa: E402  (they use the names above, as torch's do)
+    accelerator,
+    amp,
+    cpu,
+    distributions,
+    functional,
+    futures,
+    multiprocessing,
+    nn,
+    optim,
+    return_types,
+    signal,
+    testing,
+    types,
+    utils,
+    version,
+)
+from ._nn_functions import *  # noqa: E402, F403  (nn functions torch names as torch.*)
+from ._nn_functions import __all__ as _nn_function_names  # noqa: E402
+from .amp import GradScaler, autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402
+from .functions import (  # noqa: E402, F401  (torch's private samplers, outside __all__)
+    _dirichlet_grad,
+    _sample_dirichlet,
+    _standard_gamma,
+    _standard_gamma_grad,
+)
+from .functions import _range as range  # noqa: E402, A004  (torch.range, deprecated)
 from .serialization import load, save  # noqa: E402
+from .signal import windows  # noqa: E402  (torch names torch.signal.windows here too)
 
 __all__ = ["Tensor", "Size", "device", "dtype", "Generator", "autograd", "cuda", "nn", "optim",
            "utils", "linalg", "special", "fft", "distributions",
@@ -82,4 +144,15 @@ __all__ = ["Tensor", "Size", "device", "dtype", "Generator", "autograd", "cuda",
            "is_anomaly_check_nan_enabled",
            "set_printoptions", "get_default_dtype", "set_default_dtype", "promote_types",
            "float16", "float32", "float64", "half", "float", "double", "int8", "int16", "int32",
-           "int64", "short", "int", "long", "uint8", "bool", *_function_names]
+           "int64", "short", "int", "long", "uint8", "bool", "complex32", "complex64", "complex128",
+           "chalf", "cfloat", "cdouble", "bfloat16", "uint16", "uint32", "uint64",
+           "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
+           "float8_e8m0fnu", "float4_e2m1fn_x2", "int1", "int2", "int3", "int4", "int5", "int6",
+           "int7", "uint1", "uint2", "uint3", "uint4", "uint5", "uint6", "uint7", "bits1x8",
+           "bits2x4", "bits4x2", "bits8", "bits16", "bit",
+           *_function_names,
+           *_nn_function_names,
+           "accelerator", "amp", "cpu", "version", "functional", "return_types", "signal",
+           "testing", "types", "multiprocessing", "windows",
+           "futures", "autocast", "GradScaler",
+           "is_autocast_enabled", "get_autocast_dtype", "range"]

@@ -280,7 +280,8 @@ def expand_strides(shape, strides, sizes):
                            f"in the tensor ({len(shape)})")
     lead = len(sizes) - len(shape)
     out_shape, out_strides = [], []
-    for i, size in enumerate(sizes):
+    for i in range(len(sizes) - 1, -1, -1):  # from the last dim, as torch reports mismatches
+        size = sizes[i]
         if i < lead:
             if size < 0:
                 raise RuntimeError(f"The expanded size of the tensor ({size}) isn't allowed in a "
@@ -301,4 +302,4 @@ def expand_strides(shape, strides, sizes):
                 f"at non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}]."
                 f"  Tensor sizes: [{', '.join(map(str, shape))}]")
         out_shape.append(size)
-    return tuple(out_shape), tuple(out_strides)
+    return tuple(out_shape[::-1]), tuple(out_strides[::-1])

@@ -217,11 +217,32 @@ def _body(values, dtype, indent):
     summarize = values.size > PRINT_OPTS.threshold
     indices, cut = _displayed_indices(values.shape, summarize, PRINT_OPTS.edgeitems)
     displayed = values[np.ix_(*indices)] if values.ndim else values
+    if dtype.is_complex:
+        return _complex_body(displayed, cut, indent)
     if dtype.is_floating_point:
-        displayed = displayed.astype(np.float64)  # exact, also for float16
+        displayed = displayed.astype(np.float64)  # exact, also for float16 and bfloat16
     formatter = _Formatter(displayed.reshape(-1), dtype.is_floating_point)
     strings = _map_nested(formatter.format, displayed.tolist())
     return _nested_str(strings, cut, indent, formatter.width)
+
+
+# Note [complex elements]
+# torch formats a complex tensor's real parts and imaginary parts with a formatter each (each
+# its own int_mode, sci_mode and width).  An element is its real text, right-aligned, then its
+# imaginary text with a "j" and no padding ("+" added unless it starts with a sign, so -0.
+# shows as "1.-0.j"); a row counts real width + imaginary width + 1 (the "j") per element.
+
+def _complex_body(displayed, cut, indent):
+    parts = displayed.astype(np.complex128)
+    real = _Formatter(parts.real.reshape(-1), True)
+    imag = _Formatter(parts.imag.reshape(-1), True)
+
+    def text(value):
+        re_text = real.format(value.real)
+        im_text = (imag.format(value.imag) + "j").lstrip()
+        return re_text + (im_text if im_text[0] in "+-" else "+" + im_text)
+    strings = _map_nested(text, parts.tolist())
+    return _nested_str(strings, cut, indent, real.width + imag.width + 1)
 
 
 def _suffixes(values, dtype, device, grad_fn, requires_grad):
@@ -230,6 +251,7 @@ def _suffixes(values, dtype, device, grad_fn, requires_grad):
     if device is not None:
         suffixes.append(f"device='{device}'")
     default = _dtypes.get_default_dtype()
+    complex_default = _dtypes.get_default_complex_dtype()
     if values.size == 0:
         if values.ndim != 1:
             suffixes.append(f"size={tuple(values.shape)}")
@@ -238,7 +260,7 @@ def _suffixes(values, dtype, device, grad_fn, requires_grad):
     else:
         if not PRINT_OPTS.edgeitems:
             suffixes.append(f"size={tuple(values.shape)}")
-        if dtype not in (default, _dtypes.int64, _dtypes.bool_):
+        if dtype not in (default, complex_default, _dtypes.int64, _dtypes.bool_):
             suffixes.append(f"dtype=torch.{dtype.name}")
     if grad_fn is not None:
         suffixes.append(f"grad_fn=<{grad_fn}>")

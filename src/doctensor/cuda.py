@@ -1,9 +1,10 @@
 """``torch.cuda``: what the ``cuda`` device runs on (CuPy on a GPU, else the emulator)."""
 
 from . import backends
+from .amp import cuda_amp as amp
 from .ops import random_ops
 
-__all__ = ["is_available", "device_count", "current_device", "set_device", "synchronize",
+__all__ = ["amp", "is_available", "device_count", "current_device", "set_device", "synchronize",
            "get_device_name", "manual_seed", "manual_seed_all", "memory_allocated"]
 
 

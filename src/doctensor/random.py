@@ -14,6 +14,7 @@ Every rule here is written down, with the experiments that confirmed it, in
 """
 
 import contextlib
+import math
 import os
 
 import numpy as np
@@ -360,6 +361,194 @@ class Generator:
         return np.stack([np.searchsorted(c.astype(np.float64), v, side="left")
                          for c, v in zip(sums, u)]).astype(np.int64)
 
+    # Note [scalar samplers]
+    # exponential_, geometric_, cauchy_ and log_normal_ run torch's serial CPU kernel: one
+    # float64 draw per element, in memory order, transformed in double and cast to the dtype
+    # (float16 and bfloat16 through float32).  exponential_, geometric_ and cauchy_ take a
+    # float64 uniform u (2 words); log_normal_ a normal from the scalar Box-Muller with its
+    # cache (A.4.5).  The multiply-adds torch's compiler fuses (cauchy's median + sigma * tan,
+    # the normal's z * std + mean) are fused here too.  torch 2.13 has MKL's exponential
+    # sampler switched off (pytorch issue 132395), so exponential_, and multinomial through it,
+    # follow the generator's own stream.
+
+    def exponential(self, n, dtype, lambd):
+        """``Tensor.exponential_(lambd)``: ``-1 / lambd * log1p(-u)``."""
+        return _c_cast((-1.0 / lambd) * libm_log1p(-self._uniform_f64(n)), dtype)
+
+    def geometric(self, n, dtype, p):
+        """``Tensor.geometric_(p)``: ``ceil(log(u) / log1p(-p))``, cast as C++ casts a double
+        (to an integer dtype: through int64, keeping the low bits)."""
+        k = np.ceil(_libm_log(self._uniform_f64(n)) / np.float64(math.log1p(-p)))
+        if dtype.is_floating_point:
+            return _c_cast(k, dtype)
+        return k.astype(np.int64).astype(dtype.np)
+
+    def cauchy(self, n, dtype, median, sigma):
+        """``Tensor.cauchy_(median, sigma)``: ``median + sigma * tan(pi * (u - 0.5))``."""
+        tan = _libm_tan(math.pi * (self._uniform_f64(n) - 0.5))
+        return _c_cast(fma64(tan, np.float64(sigma), np.float64(median)), dtype)
+
+    def log_normal(self, n, dtype, mean, std):
+        """``Tensor.log_normal_(mean, std)``: ``exp`` of the scalar sampler's normals."""
+        return _c_cast(_libm_exp(self._normal_scalar(n, mean, std)), dtype)
+
+    def poisson(self, rates):
+        """``torch.poisson``: one sample per rate (a flat float64 array, in order), by torch's
+        ``sample_poisson``: Hoermann's transformed rejection for rates of 10 or more, else
+        multiplying float64 uniforms until the product falls to ``exp(-rate)``; each rejection
+        or factor draws more.  Plain double arithmetic (that file is built without fusion)."""
+        out = np.empty(len(rates), np.float64)
+        for i, lam in enumerate(rates.tolist()):
+            if not lam >= 0:
+                raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+            out[i] = self._poisson_rejection(lam) if lam >= 10 else self._poisson_product(lam)
+        return out
+
+    def _poisson_product(self, lam):
+        if lam == 0:
+            return 0
+        limit, prod, k = math.exp(-lam), 1.0, 0
+        while True:
+            prod *= float(self._uniform_f64(1)[0])
+            if prod <= limit:
+                return k
+            k += 1
+
+    def _poisson_rejection(self, lam):
+        slam, loglam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u, v = self._uniform_f64(2).tolist()
+            u -= 0.5
+            us = 0.5 - abs(u)
+            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            if (_safe_log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
+                    <= -lam + k * loglam - math.lgamma(k + 1.0)):
+                return k
+
+    # Note [binomial sampler]
+    # torch.binomial runs torch's sample_binomial per element (counts and probabilities in
+    # row-major order): count * p >= 10 takes the BTRS transformed rejection, else the
+    # inversion by geometric gaps; p > 0.5 samples count - Binomial(count, 1 - p).  The code
+    # mixes the tensor's type T (float32 for float32 tensors) with double exactly as C++
+    # promotes (T * T stays T, T * double is double), and it is built without fused
+    # multiply-adds, so each step below rounds where torch's does.
+
+    def binomial(self, counts, probs, dtype):
+        """``torch.binomial(count, prob)`` on flat arrays of T (Note [binomial sampler])."""
+        t = np.float32 if dtype is dt.float32 else np.float64
+        return np.array([self._binomial_one(t(n), t(p), t) for n, p in zip(counts, probs)],
+                        dtype.np)
+
+    def _binomial_one(self, count, prob, t):
+        if count <= 0.0 or prob <= 0.0:
+            return 0
+        if prob >= 1.0:
+            return count
+        if prob <= 0.5:
+            return self._binomial_part(count, prob, t)
+        if prob > 0.5:
+            return t(count - self._binomial_part(count, t(1.0 - float(prob)), t))
+        return math.nan
+
+    def _binomial_part(self, count, prob, t):
+        if count * prob >= 10.0:
+            return self._btrs(count, prob, t)
+        logprob = float(t(math.log1p(-float(prob))))  # std::log1p of a T
+        geom_sum, k = 0.0, t(0)
+        while True:
+            geom_sum += math.ceil(_safe_log(float(self._uniform_f64(1)[0])) / logprob)
+            if geom_sum > count:
+                return k
+            k = t(k + 1)
+
+    def _btrs(self, count, prob, t):
+        stddev = float(np.sqrt(count * prob * (1 - prob)))
+        b = 1.15 + 2.53 * stddev
+        a = -0.0873 + 0.0248 * b + 0.01 * float(prob)
+        c = float(count * prob) + 0.5
+        v_r = 0.92 - 4.2 / b
+        r = float(prob / (1 - prob))
+        alpha = (2.83 + 5.1 / b) * stddev
+        m = float(np.floor((count + 1) * prob))
+        n = float(count)
+        while True:
+            u, v = self._uniform_f64(2).tolist()
+            u -= 0.5
+            us = 0.5 - abs(u)
+            k = t(math.floor((2 * a / us + b) * u + c))
+            if k < 0 or k > count:
+                continue
+            if us >= 0.07 and v <= v_r:
+                return k
+            v = _safe_log(v * alpha / (a / (us * us) + b))
+            rest = float(count - k + 1)  # T arithmetic
+            upperbound = ((m + 0.5) * math.log((m + 1) / (r * (n - m + 1)))
+                          + float(count + 1) * math.log((n - m + 1) / rest)
+                          + (float(k) + 0.5) * math.log(r * rest / float(k + 1))
+                          + _stirling_tail(m) + _stirling_tail(n - m)
+                          - _stirling_tail(float(k)) - _stirling_tail(float(count - k)))
+            if v <= upperbound:
+                return k
+
+    # Note [gamma sampler]
+    # torch._standard_gamma runs torch's sample_gamma per element (row-major order):
+    # Marsaglia and Tsang's rejection method, drawing from the scalar Box-Muller sampler with
+    # its cache (A.4.5) and float64 uniforms (A.2); alpha < 1 first draws a uniform for the
+    # boost scale * (1 - u) ** (1 / alpha) and samples Gamma(alpha + 1).  The sampler works
+    # in double, except that alpha's own steps (1 / alpha, alpha + 1, alpha - 1/3) stay in
+    # the tensor's type T, and float literals such as 0.0331f enter as their float32 values.
+    # The file is built without fused multiply-adds.  The result is cast to T and raised to
+    # T's smallest normal number.  torch._sample_dirichlet samples each element in double
+    # (alpha cast to double first) and divides by the row's sum (torch's sum, in double).
+
+    def standard_gamma(self, alphas, dtype):
+        """``torch._standard_gamma`` on a flat array of T (Note [gamma sampler])."""
+        t = dtype.np.type
+        tiny = np.finfo(dtype.np).tiny
+        return np.array([max(tiny, t(self._gamma_one(t(a), t))) for a in alphas], dtype.np)
+
+    def dirichlet_gammas(self, alphas):
+        """The float64 gamma samples of ``torch._sample_dirichlet`` (Note [gamma sampler])."""
+        tiny = np.finfo(np.float64).tiny
+        return np.array([max(tiny, self._gamma_one(float(a), np.float64)) for a in alphas],
+                        np.float64)
+
+    def _gamma_one(self, alpha, t):
+        scale = 1.0
+        if alpha < 1.0:
+            if alpha == 0:
+                return 0.0
+            scale *= _c_pow(1 - float(self._uniform_f64(1)[0]), float(t(1.0) / alpha))
+            alpha = alpha + t(1.0)
+        d = float(alpha - t(_THIRD_F32))
+        root = math.sqrt(9.0 * d) if d >= 0 else math.nan  # a bad alpha: nan, as in C
+        c = 1.0 / root if root else math.inf
+        while True:
+            x = self._standard_normal()
+            y = 1.0 + c * x
+            while y <= 0:
+                x = self._standard_normal()
+                y = 1.0 + c * x
+            v = y * y * y
+            u = 1 - float(self._uniform_f64(1)[0])
+            xx = x * x
+            if u < 1.0 - _F32_0331 * xx * xx:
+                return scale * d * v
+            if _safe_log(u) < 0.5 * xx + d * (1.0 - v + _safe_log(v)):
+                return scale * d * v
+
+    def _standard_normal(self):
+        """One draw of the scalar Box-Muller sampler (A.4.5), as a Python float."""
+        return float(self._normal_scalar(1, 0.0, 1.0)[0])
+
     def bernoulli_tensor(self, probs, dtype):
         """``torch.bernoulli(P)``: one uniform per element of ``probs`` (in memory order).
 
@@ -396,6 +585,53 @@ def _bad_distribution(p, total):
     return None if total > 0 else "sum of probabilities <= 0"
 
 
+def _libm(fn, edge):
+    """glibc's double ``fn`` on each element (Python's math calls it), ``edge(x)`` where
+    Python raises instead of returning inf (log(0), exp overflow)."""
+    def safe(x):
+        try:
+            return fn(x)
+        except (ValueError, OverflowError):
+            return edge(x)
+    ufunc = np.frompyfunc(safe, 1, 1)
+    return lambda x: ufunc(np.asarray(x, np.float64)).astype(np.float64)
+
+
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
+                  0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                  0.0118967099458917, 0.0104112652619720, 0.00925546218271273,
+                  0.00833056343336287)
+
+
+def _stirling_tail(k):
+    """log(k!) minus its Stirling approximation (a table up to 9, then the series)."""
+    if k <= 9:
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+_THIRD_F32 = float(np.float32(1.0) / np.float32(3.0))  # the literal 1.0f / 3.0f
+_F32_0331 = float(np.float32(0.0331))  # the literal 0.0331f
+
+
+def _c_pow(x, y):
+    """C's ``pow`` for a positive ``x``: inf where Python's overflows."""
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return math.inf
+
+
+def _safe_log(x):
+    return math.log(x) if x > 0 else -math.inf
+
+
+_libm_log = _libm(math.log, lambda x: -math.inf)
+_libm_exp = _libm(math.exp, lambda x: math.inf)
+_libm_tan = _libm(math.tan, lambda x: math.nan)
+
+
 def _box_muller_f32(words, mean, std):
     """A.4.1 on float32 windows of raw MT words, shape (k, 16), with avx_mathfun's log and
     sincos (Note [fast float32 Box-Muller] in _exact/avx_mathfun.py)."""
@@ -427,8 +663,9 @@ def _check_from_to(low, high, low_name, high_name):
 
 
 def _c_cast(values, dtype):
-    """Cast as C++ does: to float16 through float32 (c10::Half is built from a float)."""
-    if dtype is dt.float16:
+    """Cast as C++ does: to float16 and bfloat16 through float32 (c10::Half and c10::BFloat16
+    are built from a float)."""
+    if dtype is dt.float16 or dtype is dt.bfloat16:
         values = values.astype(np.float32)
     return values.astype(dtype.np)
 

@@ -3,10 +3,17 @@
 import warnings
 import weakref
 
-from . import _tensor_str, autograd
+import numpy as np
+
+from . import _tensor_str, autograd, backends
+from ._argnames import numpy_names
 from ._dtypes import ALL as ALL_DTYPES
 from ._dtypes import (
+    bfloat16,
     bool_,
+    complex32,
+    complex64,
+    complex128,
     float16,
     float32,
     float64,
@@ -19,11 +26,14 @@ from ._dtypes import (
 )
 from ._dtypes import dtype as dtype_cls
 from ._tensor_base import INFERENCE, TensorBase, alias, warn_once
+from ._typed_storage import TYPED_STORAGE_DEPRECATED, TypedStorage
+from ._typeinfo import strided
 from .autograd.grad_mode import GradMode
 from .autograd.graph import RemovableHandle
 from .autograd.installed import install
 from .autograd.views import base_requires_grad_changed, refresh_view_grad_fn
 from .ops import (
+    complex_numbers,
     creation,
     gathering,
     indexing,
@@ -32,11 +42,17 @@ from .ops import (
     nn_ops,
     random_ops,
     reduction,
+    shaping,
     sorting,
+    spectral,
+    statistics,
 )
+from .ops import decompositions as _decompositions
+from .ops import elementwise as E
 from .ops import pointwise as P
+from .ops import special_functions as SF
 from .ops import views as V
-from .ops._dispatch import apply, apply_, binary, set_tensor_class
+from .ops._dispatch import _OPERANDS, apply, apply_, binary, set_tensor_class
 from .size import Size
 
 __all__ = ["Tensor"]
@@ -66,6 +82,25 @@ def _size_args(size):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         return tuple(size[0])
     return tuple(size)
+
+
+def _operator(method):
+    """A binary operator from ``method``: Python's NotImplemented for an operand that is
+    neither a tensor nor a number, so Python raises its TypeError (or, for ``==`` and ``!=``,
+    compares identities), as torch's operators do."""
+    def operator(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return method(self, other)
+    operator.__name__ = operator.__qualname__ = method.__name__
+    return operator
+
+
+def _check_float(fname, name, value, position=1):
+    """torch's TypeError for an optional float argument given something else."""
+    if value is not None and not isinstance(value, (int, float)):
+        raise TypeError(f"{fname}(): argument '{name}' (position {position}) must be float, "
+                        f"not {type(value).__name__}")
 
 
 def _repeats(repeats):
@@ -100,7 +135,7 @@ class Tensor(TensorBase):
         self._set_requires_grad(value)
 
     def _set_requires_grad(self, value):
-        if value and not self.dtype.is_floating_point:
+        if value and not (self.dtype.is_floating_point or self.dtype.is_complex):
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
         if value and self._inference and not _inference_mode_on():
@@ -124,7 +159,7 @@ class Tensor(TensorBase):
 
     def requires_grad_(self, requires_grad=True):
         """Set ``requires_grad`` in place (leaves only) and return self."""
-        if requires_grad and not self.dtype.is_floating_point:
+        if requires_grad and not (self.dtype.is_floating_point or self.dtype.is_complex):
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if self._grad_fn is not None:
             if not requires_grad:
@@ -332,6 +367,13 @@ class Tensor(TensorBase):
         if self._device.type != "cpu":
             raise TypeError(f"can't convert {self._device} device type tensor to numpy. Use "
                             "Tensor.cpu() to copy the tensor to host memory first.")
+        if self._data.dtype == bfloat16.np:
+            raise TypeError("Got unsupported ScalarType BFloat16")
+        for bit, name, fix in ((self._is_conj, "conjugate", "conj"), (self._is_neg, "negative",
+                                                                     "neg")):
+            if bit:  # Note [conj bit] in ops/spectral.py
+                raise RuntimeError(f"Can't call numpy() on Tensor that has {name} bit set. Use "
+                                   f"tensor.resolve_{fix}().numpy() instead.")
         self.untyped_storage().resizable = False  # Note [resize_ grows the storage]
         return self._data
 
@@ -413,6 +455,9 @@ class Tensor(TensorBase):
 
     # -- views (ops/views.py; unbind and split: ops/joining.py) -----------------------------------
     def view(self, *size):
+        if not size:
+            raise TypeError("view() received an invalid combination of arguments - got (), but "
+                            "expected one of:\n * (torch.dtype dtype)\n * (tuple of ints size)\n")
         if len(size) == 1 and isinstance(size[0], dtype_cls):
             return _dtype_view(self, size[0])
         return apply(V.view, self, size=_size_args(size))
@@ -473,9 +518,11 @@ class Tensor(TensorBase):
     def expand_as(self, other):
         return V.expand_to(self, tuple(other.shape))
 
+    @numpy_names
     def squeeze(self, dim=None):
         return V.squeeze(self, dim)
 
+    @numpy_names
     def unsqueeze(self, dim):
         return apply(V.unsqueeze, self, dim=dim)
 
@@ -494,6 +541,7 @@ class Tensor(TensorBase):
     def narrow(self, dim, start, length):
         return V.narrow(self, dim, start, length)
 
+    @numpy_names
     def select(self, dim, index):
         return apply(V.select, self, dim=dim, index=index)
 
@@ -510,6 +558,7 @@ class Tensor(TensorBase):
         return apply(V.diagonal, self, offset_=offset, dim1=dim1, dim2=dim2)
 
     def as_strided(self, size, stride, storage_offset=None):
+        V.check_as_strided(self, tuple(size), tuple(stride), storage_offset)
         return apply(V.as_strided, self, size=tuple(size), stride=tuple(stride),
                      storage_offset=storage_offset)
 
@@ -570,10 +619,12 @@ class Tensor(TensorBase):
     def __isub__(self, other):
         return apply_(P.sub, self, other)
 
+    @_operator
     def __rsub__(self, other):
         return apply(P.rsub, self, other)
 
-    __mul__ = __rmul__ = mul = binary(P.mul)
+    __mul__ = __rmul__ = binary(P.mul)
+    mul = binary(P.mul, operator=False)
 
     def mul_(self, other):
         return apply_(P.mul, self, other)
@@ -590,30 +641,33 @@ class Tensor(TensorBase):
 
     __itruediv__ = div_
 
+    @_operator
     def __rtruediv__(self, other):
         return apply(P.reciprocal, self) * other
 
-    def __floordiv__(self, other):
+    def floor_divide(self, other):
         return apply(P.floor_divide, self, other)
 
-    floor_divide = __floordiv__
+    __floordiv__ = _operator(floor_divide)
 
+    @_operator
     def __rfloordiv__(self, other):
         return apply(P.floor_divide, other, self)
 
-    def __mod__(self, other):
+    def remainder(self, other):
         return P.remainder_any(self, other)
 
-    remainder = __mod__
+    __mod__ = _operator(remainder)
 
     def pow(self, exponent):
         return P.pow_any(self, exponent)
 
-    __pow__ = pow
+    __pow__ = _operator(pow)
 
     def pow_(self, exponent):
         return P.pow_any(self, exponent, in_place=True)
 
+    @_operator
     def __rpow__(self, base):
         return apply(P.rpow, self, base=base)
 
@@ -833,32 +887,35 @@ class Tensor(TensorBase):
         return apply(P.where, condition, self, other)
 
     # -- comparisons and logic (ops/pointwise.py) -------------------------------------------------
-    def __eq__(self, other):
-        return apply(P.eq, self, other) if other is not None else False
+    def eq(self, other):
+        return apply(P.eq, self, other)
 
-    def __ne__(self, other):
-        return apply(P.ne, self, other) if other is not None else True
+    def ne(self, other):
+        return apply(P.ne, self, other)
 
-    def __lt__(self, other):
+    def lt(self, other):
         return apply(P.lt, self, other)
 
-    def __le__(self, other):
+    def le(self, other):
         return apply(P.le, self, other)
 
-    def __gt__(self, other):
+    def gt(self, other):
         return apply(P.gt, self, other)
 
-    def __ge__(self, other):
+    def ge(self, other):
         return apply(P.ge, self, other)
 
-    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+    __eq__, __ne__, __lt__, __le__, __gt__, __ge__ = map(_operator, (eq, ne, lt, le, gt, ge))
 
+    @_operator
     def __and__(self, other):
         return apply(P.bitwise_and, self, other)
 
+    @_operator
     def __or__(self, other):
         return apply(P.bitwise_or, self, other)
 
+    @_operator
     def __xor__(self, other):
         return apply(P.bitwise_xor, self, other)
 
@@ -895,18 +952,21 @@ class Tensor(TensorBase):
     def lerp_(self, end, weight):
         return nn_ops.lerp(self, end, weight, in_place=True)
 
+    @numpy_names
     def softmax(self, dim, dtype=None):
         return nn_ops.softmax(self if dtype is None else self.to(dtype), dim)
 
+    @numpy_names
     def log_softmax(self, dim, dtype=None):
         return nn_ops.softmax(self if dtype is None else self.to(dtype), dim, log=True)
 
     # -- matrix products (ops/linalg.py) ----------------------------------------------------------
-    def __matmul__(self, other):
+    def matmul(self, other):
         return linalg.matmul(self, other)
 
-    matmul = __matmul__
+    __matmul__ = _operator(matmul)
 
+    @_operator
     def __rmatmul__(self, other):
         return linalg.matmul(other, self)
 
@@ -923,51 +983,66 @@ class Tensor(TensorBase):
         return apply(linalg.bmm_op, self, other)
 
     # -- reductions and scans (ops/reduction.py) --------------------------------------------------
+    @numpy_names
     def sum(self, dim=None, keepdim=False, dtype=None):
         return reduction.sum(self, dim, keepdim, dtype)
 
+    @numpy_names
     def mean(self, dim=None, keepdim=False, dtype=None):
         return reduction.mean(self, dim, keepdim, dtype)
 
     def sum_to_size(self, *size):
         return reduction.sum_to_size(self, _size_args(size))
 
+    @numpy_names
     def prod(self, dim=None, keepdim=False, dtype=None):
         return reduction.prod(self, dim, keepdim, dtype)
 
+    @numpy_names
     def max(self, dim=None, keepdim=False):
         return reduction.max_min("max", self, dim, keepdim)
 
+    @numpy_names
     def min(self, dim=None, keepdim=False):
         return reduction.max_min("min", self, dim, keepdim)
 
+    @numpy_names
     def argmax(self, dim=None, keepdim=False):
         return reduction.argmax_min("argmax", self, dim, keepdim)
 
+    @numpy_names
     def argmin(self, dim=None, keepdim=False):
         return reduction.argmax_min("argmin", self, dim, keepdim)
 
+    @numpy_names
     def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
         return reduction.var_std(reduction.var, self, dim, unbiased, keepdim, correction)
 
+    @numpy_names
     def std(self, dim=None, unbiased=None, keepdim=False, correction=None):
         return reduction.var_std(reduction.std, self, dim, unbiased, keepdim, correction)
 
+    @numpy_names
     def all(self, dim=None, keepdim=False):
         return reduction.all_any("all", self, dim, keepdim)
 
+    @numpy_names
     def any(self, dim=None, keepdim=False):
         return reduction.all_any("any", self, dim, keepdim)
 
+    @numpy_names
     def median(self, dim=None, keepdim=False):
         return reduction.median(self, dim, keepdim)
 
+    @numpy_names
     def amax(self, dim=(), keepdim=False):
         return reduction.amax_amin("amax", self, dim, keepdim)
 
+    @numpy_names
     def amin(self, dim=(), keepdim=False):
         return reduction.amax_amin("amin", self, dim, keepdim)
 
+    @numpy_names
     def logsumexp(self, dim, keepdim=False):
         return reduction.logsumexp(self, dim, keepdim)
 
@@ -977,12 +1052,15 @@ class Tensor(TensorBase):
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         return reduction.norm(self, p, dim, keepdim, dtype)
 
+    @numpy_names
     def cumsum(self, dim, dtype=None):
         return reduction.cumsum(self, dim, dtype)
 
+    @numpy_names
     def cumprod(self, dim, dtype=None):
         return reduction.cumprod(self, dim, dtype)
 
+    @numpy_names
     def count_nonzero(self, dim=None):
         return reduction.count_nonzero(self, dim)
 
@@ -1010,6 +1088,7 @@ class Tensor(TensorBase):
         return joining.roll(self, shifts, dims)
 
     # -- picking and putting by index or mask (ops/gathering.py, ops/indexing.py) -----------------
+    @numpy_names
     def index_select(self, dim, index):
         return gathering.index_select(self, dim, index)
 
@@ -1096,16 +1175,20 @@ class Tensor(TensorBase):
         return creation.tensor(data, dtype or self.dtype, device or self._device, requires_grad)
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        dtype = creation.dtype_arg("new_full", dtype)
         return creation.full(size, fill_value, dtype or self.dtype, device or self._device,
                              requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        dtype = creation.dtype_arg("new_zeros", dtype)
         return self.new_full(_size_args(size), 0, dtype, device, requires_grad)
 
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        dtype = creation.dtype_arg("new_ones", dtype)
         return self.new_full(_size_args(size), 1, dtype, device, requires_grad)
 
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        dtype = creation.dtype_arg("new_empty", dtype)
         return self.new_full(_size_args(size), 0, dtype, device, requires_grad)
 
     def new_empty_strided(self, size, stride, dtype=None, device=None, requires_grad=False):
@@ -1118,6 +1201,8 @@ class Tensor(TensorBase):
         cuda = self._device.type == "cuda"
         if dtype is None:
             return f"torch.{'cuda.' if cuda else ''}{self.dtype.scalar_name}Tensor"
+        if isinstance(dtype, type):  # a legacy type object, torch.FloatTensor: by its name
+            dtype = f"torch.{dtype.__name__}"
         if isinstance(dtype, str):
             name = dtype
             on_cuda = name.startswith("torch.cuda.")
@@ -1132,16 +1217,973 @@ class Tensor(TensorBase):
         return creation.to(self, dtype=dtype)
 
     # -- more elementwise functions: trig, hyperbolic, special functions, aliases (elementwise) --
+    def tan(self):
+        return apply(E.tan, self)
+
+    def tan_(self):
+        return apply_(E.tan, self)
+
+    def asin(self):
+        return apply(E.asin, self)
+
+    def asin_(self):
+        return apply_(E.asin, self)
+
+    def acos(self):
+        return apply(E.acos, self)
+
+    def acos_(self):
+        return apply_(E.acos, self)
+
+    def atan(self):
+        return apply(E.atan, self)
+
+    def atan_(self):
+        return apply_(E.atan, self)
+
+    def sinh(self):
+        return apply(E.sinh, self)
+
+    def sinh_(self):
+        return apply_(E.sinh, self)
+
+    def cosh(self):
+        return apply(E.cosh, self)
+
+    def cosh_(self):
+        return apply_(E.cosh, self)
+
+    def asinh(self):
+        return apply(E.asinh, self)
+
+    def asinh_(self):
+        return apply_(E.asinh_, self)
+
+    def acosh(self):
+        return apply(E.acosh, self)
+
+    def acosh_(self):
+        return apply_(E.acosh_, self)
+
+    def atanh(self):
+        return apply(E.atanh, self)
+
+    def atanh_(self):
+        return apply_(E.atanh_, self)
+
+    arcsin, arcsin_, arccos, arccos_, arctan, arctan_ = asin, asin_, acos, acos_, atan, atan_
+    arcsinh, arcsinh_, arccosh, arccosh_ = asinh, asinh_, acosh, acosh_
+    arctanh, arctanh_ = atanh, atanh_
+
+    def arctan2_(self, other):
+        return apply_(P.atan2, self, other)
+
+    def log2(self):
+        return apply(E.log2, self)
+
+    def log2_(self):
+        return apply_(E.log2, self)
+
+    def log10(self):
+        return apply(E.log10, self)
+
+    def log10_(self):
+        return apply_(E.log10, self)
+
+    def exp2(self):
+        return apply(E.exp2, self)
+
+    def exp2_(self):
+        return apply_(E.exp2, self)
+
+    def deg2rad(self):
+        return apply(E.deg2rad, self)
+
+    def deg2rad_(self):
+        return apply_(E.deg2rad, self)
+
+    def rad2deg(self):
+        return apply(E.rad2deg, self)
+
+    def rad2deg_(self):
+        return apply_(E.rad2deg, self)
+
+    def lgamma(self):
+        return apply(SF.lgamma, self)
+
+    def lgamma_(self):
+        return apply_(SF.lgamma, self)
+
+    def digamma(self):
+        return apply(SF.digamma, self)
+
+    def digamma_(self):
+        return apply_(SF.digamma, self)
+
+    def polygamma(self, n):
+        return SF.polygamma_any(n, self)
+
+    def polygamma_(self, n):
+        return SF.polygamma_any(n, self, in_place=True)
+
+    def mvlgamma(self, p):
+        return apply(SF.mvlgamma, self, p=p)
+
+    def mvlgamma_(self, p):
+        return apply_(SF.mvlgamma, self, p=p)
+
+    def erfinv(self):
+        return apply(SF.erfinv, self)
+
+    def erfinv_(self):
+        return apply_(SF.erfinv, self)
+
+    def i0(self):
+        return apply(SF.i0, self)
+
+    def i0_(self):
+        return apply_(SF.i0, self)
+
+    def sinc(self):
+        return apply(SF.sinc, self)
+
+    def sinc_(self):
+        return apply_(SF.sinc, self)
+
+    def logit(self, eps=None):
+        _check_float("logit", "eps", eps)
+        return apply(SF.logit, self, eps=eps) if eps is not None else apply(SF.logit, self)
+
+    def logit_(self, eps=None):
+        _check_float("logit_", "eps", eps)
+        return apply_(SF.logit, self, eps=eps) if eps is not None else apply_(SF.logit, self)
+
+    def xlogy(self, other):
+        return SF.xlogy_any(self, other)
+
+    def xlogy_(self, other):
+        return SF.xlogy_any(self, other, in_place=True)
+
+    def hypot(self, other):
+        return apply(E.hypot, self, other)
+
+    def hypot_(self, other):
+        return apply_(E.hypot, self, other)
+
+    def copysign(self, other):
+        return E.copysign_any(self, other)
+
+    def copysign_(self, other):
+        return E.copysign_any(self, other, in_place=True)
+
+    def logaddexp(self, other):
+        return apply(E.logaddexp, self, other)
+
+    def logaddexp2(self, other):
+        return apply(E.logaddexp2, self, other)
+
+    def fmax(self, other):
+        return apply(E.fmax, self, other)
+
+    def fmin(self, other):
+        return apply(E.fmin, self, other)
+
+    def heaviside(self, values):
+        return apply(E.heaviside, self, values)
+
+    def heaviside_(self, values):
+        return apply_(E.heaviside, self, values)
+
+    def nextafter(self, other):
+        return apply(E.nextafter, self, other)
+
+    def nextafter_(self, other):
+        return apply_(E.nextafter, self, other)
+
+    def ldexp(self, other):
+        return apply(E.ldexp, self, other)
+
+    def ldexp_(self, other):
+        return E.ldexp_(self, other)
+
+    def frexp(self):
+        return E.frexp_any(self)
+
+    def float_power(self, exponent):
+        return E.float_power(self, exponent)
+
+    def float_power_(self, exponent):
+        return E.float_power(self, exponent, in_place=True)
+
+    def igamma(self, other):
+        return apply(SF.igamma, self, other)
+
+    def igamma_(self, other):
+        return apply_(SF.igamma, self, other)
+
+    def igammac(self, other):
+        return apply(SF.igammac, self, other)
+
+    def igammac_(self, other):
+        return apply_(SF.igammac, self, other)
+
+    def gcd(self, other):
+        return apply(E.gcd, self, other)
+
+    def gcd_(self, other):
+        return apply_(E.gcd, self, other)
+
+    def lcm(self, other):
+        return apply(E.lcm, self, other)
+
+    def lcm_(self, other):
+        return apply_(E.lcm, self, other)
+
+    def signbit(self):
+        return apply(E.signbit, self)
+
+    def isposinf(self):
+        return apply(E.isposinf, self)
+
+    def isneginf(self):
+        return apply(E.isneginf, self)
+
+    def isreal(self):
+        return creation.full_like(self, True, dtype=bool_)
+
+    def positive(self):
+        return E.positive(self)
+
+    def absolute(self):
+        return apply(P.abs_, self)
+
+    def absolute_(self):
+        return apply_(P.abs_, self)
+
+    def negative_(self):
+        return apply_(P.neg, self)
+
+    def fix(self):
+        return apply(P.trunc, self)
+
+    def fix_(self):
+        return apply_(P.trunc, self)
+
+    multiply, subtract = mul, sub
+
+    def multiply_(self, other):
+        return self.mul_(other)
+
+    def subtract_(self, other, *, alpha=1):
+        return self.sub_(other, alpha=alpha)
+
+    def divide(self, other, *, rounding_mode=None):
+        return P.div_tensor(self, other, rounding_mode)
+
+    def divide_(self, other, *, rounding_mode=None):
+        if rounding_mode is None:
+            return apply_(P.div, self, other)
+        return apply_(P.div_rounding, self, other, rounding_mode=rounding_mode)
+
+    def true_divide(self, other):
+        return apply(P.div, self, other)
+
+    def true_divide_(self, other):
+        return apply_(P.div, self, other)
+
+    def floor_divide_(self, other):
+        return apply_(P.floor_divide, self, other)
+
+    def remainder_(self, other):
+        op = P.remainder_tensor if isinstance(other, TensorBase) else P.remainder
+        return apply_(op, self, other)
+
+    greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+    def eq_(self, other):
+        return E.compare_("eq", self, other)
+
+    def ne_(self, other):
+        return E.compare_("ne", self, other)
+
+    def lt_(self, other):
+        return E.compare_("lt", self, other)
+
+    def le_(self, other):
+        return E.compare_("le", self, other)
+
+    def gt_(self, other):
+        return E.compare_("gt", self, other)
+
+    def ge_(self, other):
+        return E.compare_("ge", self, other)
+
+    greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
+
+    def bitwise_and(self, other):
+        return apply(P.bitwise_and, self, other)
+
+    def bitwise_and_(self, other):
+        return apply_(P.bitwise_and, self, other)
+
+    __iand__ = bitwise_and_
+
+    def bitwise_or(self, other):
+        return apply(P.bitwise_or, self, other)
+
+    def bitwise_or_(self, other):
+        return apply_(P.bitwise_or, self, other)
+
+    __ior__ = bitwise_or_
+
+    def bitwise_xor(self, other):
+        return apply(P.bitwise_xor, self, other)
+
+    def bitwise_xor_(self, other):
+        return apply_(P.bitwise_xor, self, other)
+
+    __ixor__ = bitwise_xor_
+
+    def bitwise_not(self):
+        E.check_bitwise_not(self)
+        return apply(P.bitwise_not, self)
+
+    def bitwise_not_(self):
+        E.check_bitwise_not(self)
+        return apply_(P.bitwise_not, self)
+
+    def bitwise_left_shift(self, other):
+        return apply(E.bitwise_left_shift, self, other)
+
+    def bitwise_left_shift_(self, other):
+        return apply_(E.bitwise_left_shift, self, other)
+
+    def bitwise_right_shift(self, other):
+        return apply(E.bitwise_right_shift, self, other)
+
+    def bitwise_right_shift_(self, other):
+        return apply_(E.bitwise_right_shift, self, other)
+
+    __lshift__, __ilshift__ = bitwise_left_shift, bitwise_left_shift_
+    __rshift__, __irshift__ = bitwise_right_shift, bitwise_right_shift_
+
+    def __rlshift__(self, other):
+        return apply(E.bitwise_left_shift, other, self)
+
+    def __rrshift__(self, other):
+        return apply(E.bitwise_right_shift, other, self)
+
+    def logical_and(self, other):
+        return E.logical("logical_and", self, other, 1)
+
+    def logical_and_(self, other):
+        return E.logical("logical_and", self, other, 1, in_place=True)
+
+    def logical_or(self, other):
+        return E.logical("logical_or", self, other, 1)
+
+    def logical_or_(self, other):
+        return E.logical("logical_or", self, other, 1, in_place=True)
+
+    def logical_xor(self, other):
+        return E.logical("logical_xor", self, other, 1)
+
+    def logical_xor_(self, other):
+        return E.logical("logical_xor", self, other, 1, in_place=True)
+
+    def logical_not_(self):
+        return apply_(P.logical_not, self)
 
     # -- statistics, scans and searching (statistics) --
+    def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        return statistics.nansum(self, dim, keepdim, dtype)
+
+    def nanmean(self, dim=None, keepdim=False, *, dtype=None):
+        return statistics.nanmean(self, dim, keepdim, dtype)
+
+    def aminmax(self, *, dim=None, keepdim=False):
+        return statistics.aminmax(self, dim, keepdim)
+
+    def nanmedian(self, dim=None, keepdim=False):
+        return statistics.nanmedian(self, dim, keepdim)
+
+    def mode(self, dim=-1, keepdim=False):
+        return statistics.mode(self, dim, keepdim)
+
+    def kthvalue(self, k, dim=-1, keepdim=False):
+        return statistics.kthvalue(self, k, dim, keepdim)
+
+    def cummax(self, dim):
+        return statistics.cummax(self, dim)
+
+    def cummin(self, dim):
+        return statistics.cummin(self, dim)
+
+    def logcumsumexp(self, dim):
+        return statistics.logcumsumexp(self, dim)
+
+    def cumsum_(self, dim, dtype=None):
+        return statistics.scan_("cumsum", self, dim, dtype)
+
+    def cumprod_(self, dim, dtype=None):
+        return statistics.scan_("cumprod", self, dim, dtype)
+
+    def msort(self):
+        return self.sort(0).values
+
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return statistics.unique_consecutive(self, return_inverse, return_counts, dim)
+
+    def diff(self, n=1, dim=-1, prepend=None, append=None):
+        return statistics.diff(self, n, dim, prepend, append)
+
+    def histc(self, bins=100, min=0, max=0):  # noqa: A002  (torch's names)
+        return statistics.histc(self, bins, min, max)
+
+    def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+        return statistics.histogram(self, bins, range, weight, density)
+
+    def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return statistics.quantile(self, q, dim, keepdim, interpolation)
+
+    def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return statistics.quantile(self, q, dim, keepdim, interpolation, ignore_nan=True)
+
+    def cov(self, *, correction=1, fweights=None, aweights=None):
+        return statistics.cov(self, correction, fweights, aweights)
+
+    def corrcoef(self):
+        return statistics.corrcoef(self)
 
     # -- shapes, joining, splitting and the scatter/index families (shaping) --
+    def ravel(self):
+        return shaping.ravel(self)
+
+    def broadcast_to(self, size):
+        return V.expand_to(self, tuple(size))
+
+    def fliplr(self):
+        return shaping.fliplr(self)
+
+    def flipud(self):
+        return shaping.flipud(self)
+
+    def rot90(self, k=1, dims=(0, 1)):
+        return shaping.rot90(self, k, dims)
+
+    def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
+        return shaping.repeat_interleave(self, repeats, dim, output_size)
+
+    def tensor_split(self, indices_or_sections, dim=0):
+        return shaping.tensor_split(self, indices_or_sections, dim)
+
+    def hsplit(self, indices_or_sections):
+        return shaping.hvd_split("hsplit", self, indices_or_sections)
+
+    def vsplit(self, indices_or_sections):
+        return shaping.hvd_split("vsplit", self, indices_or_sections)
+
+    def dsplit(self, indices_or_sections):
+        return shaping.hvd_split("dsplit", self, indices_or_sections)
+
+    def split_with_sizes(self, split_sizes, dim=0):
+        return shaping.split_with_sizes(self, split_sizes, dim)
+
+    def take(self, index):
+        return shaping.take(self, index)
+
+    def take_along_dim(self, indices, dim=None):
+        return shaping.take_along_dim(self, indices, dim)
+
+    def put(self, index, source, accumulate=False):
+        return shaping.put(self, index, source, accumulate)
+
+    def put_(self, index, source, accumulate=False):
+        return shaping.put(self, index, source, accumulate, in_place=True)
+
+    def unfold(self, dimension, size, step):
+        return shaping.unfold(self, dimension, size, step)
+
+    def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+        return gathering.diag_embed(self, offset, dim1, dim2)
+
+    def diagflat(self, offset=0):
+        return shaping.diagflat(self, offset)
+
+    def select_scatter(self, src, dim, index):
+        return shaping.select_scatter(self, src, dim, index)
+
+    def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
+        return shaping.slice_scatter(self, src, dim, start, end, step)
+
+    def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
+        return shaping.diagonal_scatter(self, src, offset, dim1, dim2)
+
+    def as_strided_scatter(self, src, size, stride, storage_offset=None):
+        return shaping.as_strided_scatter(self, src, size, stride, storage_offset)
+
+    def narrow_copy(self, dim, start, length):
+        return shaping.narrow_copy(self, dim, start, length)
+
+    def masked_scatter(self, mask, source):
+        return shaping.masked_scatter(self, mask, source)
+
+    def masked_scatter_(self, mask, source):
+        return shaping.masked_scatter(self, mask, source, in_place=True)
+
+    def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
+        return gathering.scatter_reduce(self, dim, index, src, reduce, include_self)
+
+    def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+        return gathering.scatter_reduce(self, dim, index, src, reduce, include_self, True)
+
+    def index_reduce(self, dim, index, source, reduce, *, include_self=True):
+        return gathering.index_reduce(self, dim, index, source, reduce, include_self)
+
+    def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+        return gathering.index_reduce(self, dim, index, source, reduce, include_self, True)
+
+    def index_put(self, indices, values, accumulate=False):
+        return indexing.index_put_tensors("index_put", self, indices, values, accumulate)
+
+    def index_put_(self, indices, values, accumulate=False):
+        return indexing.index_put_tensors("index_put_", self, indices, values, accumulate, True)
+
+    def fill_diagonal_(self, fill_value, wrap=False):
+        return shaping.fill_diagonal_(self, fill_value, wrap)
+
+    def as_strided_(self, size, stride, storage_offset=None):
+        return shaping.as_strided_(self, size, stride, storage_offset)
+
+    def resize(self, *sizes):
+        warnings.warn("non-inplace resize is deprecated", stacklevel=2)
+        return shaping.Resize.apply(self, sizes)
+
+    def resize_as(self, tensor):
+        warnings.warn("non-inplace resize_as is deprecated", stacklevel=2)
+        return shaping.Resize.apply(self, tensor.shape)
+
 
     # -- linear algebra (linalg) --
+    # decompositions (D2)
+    def det(self):
+        return _decompositions.det(self)
+
+    def logdet(self):
+        return _decompositions.logdet(self)
+
+    def slogdet(self):
+        return _decompositions.slogdet(self, legacy=True)
+
+    def inverse(self):
+        return _decompositions.inv(self)
+
+    def cholesky(self, upper=False):
+        return _decompositions.cholesky_legacy(self, upper)
+
+    def cholesky_inverse(self, upper=False):
+        return _decompositions.cholesky_inverse(self, upper)
+
+    def cholesky_solve(self, input2, upper=False):
+        return _decompositions.cholesky_solve(self, input2, upper)
+
+    def qr(self, some=True):
+        return _decompositions.qr_legacy(self, some)
+
+    def geqrf(self):
+        return _decompositions.geqrf(self)
+
+    def orgqr(self, input2):
+        return _decompositions.householder_product(self, input2)
+
+    def ormqr(self, input2, input3, left=True, transpose=False):
+        return _decompositions.ormqr(self, input2, input3, left, transpose)
+
+    def svd(self, some=True, compute_uv=True):
+        return _decompositions.svd_legacy(self, some, compute_uv)
+
+    def lu(self, pivot=True, get_infos=False):
+        return tuple(_decompositions.lu_legacy(self, pivot, get_infos))
+
+    def lu_solve(self, LU_data, LU_pivots):  # noqa: N803 - torch's names
+        return _decompositions.lu_solve_legacy(self, LU_data, LU_pivots)
+
+    def matrix_power(self, n):
+        return _decompositions.matrix_power(self, n)
+
+    def matrix_exp(self):
+        return _decompositions.matrix_exp(self)
+
+    def pinverse(self, rcond=1e-15):
+        return _decompositions.pinverse(self, rcond)
+
+    def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
+        return _decompositions.triangular_solve(self, A, upper, transpose, unitriangular)
+
+    eig = _decompositions.removed("eig")
+    lstsq = _decompositions.removed("lstsq")
+    solve = _decompositions.removed("solve")
+
+    # products and norms (D1)
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        return linalg.addmm(self, mat1, mat2, beta, alpha)
+
+    def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+        return linalg.addmm(self, mat1, mat2, beta, alpha, in_place=True)
+
+    def addmv(self, mat, vec, *, beta=1, alpha=1):
+        return linalg.addmv(self, mat, vec, beta, alpha)
+
+    def addmv_(self, mat, vec, *, beta=1, alpha=1):
+        return linalg.addmv(self, mat, vec, beta, alpha, in_place=True)
+
+    def addr(self, vec1, vec2, *, beta=1, alpha=1):
+        return linalg.addr(self, vec1, vec2, beta, alpha)
+
+    def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+        return linalg.addr(self, vec1, vec2, beta, alpha, in_place=True)
+
+    def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+        return linalg.baddbmm(self, batch1, batch2, beta, alpha)
+
+    def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        return linalg.baddbmm(self, batch1, batch2, beta, alpha, in_place=True)
+
+    def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+        return linalg.addbmm(self, batch1, batch2, beta, alpha)
+
+    def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        return linalg.addbmm(self, batch1, batch2, beta, alpha, in_place=True)
+
+    def vdot(self, other):
+        return apply(linalg.vdot_op, self, other)
+
+    def outer(self, vec2):
+        return linalg.outer(self, vec2)
+
+    ger = outer
+
+    def inner(self, other):
+        return linalg.inner(self, other)
+
+    def kron(self, other):
+        return linalg.kron(self, other)
+
+    def cross(self, other, dim=None):
+        return linalg.cross(self, other, dim)
+
+    def dist(self, other, p=2):
+        return linalg.dist(self, other, p)
+
+    def renorm(self, p, dim, maxnorm):
+        return linalg.renorm(self, p, dim, maxnorm)
+
+    def renorm_(self, p, dim, maxnorm):
+        return linalg.renorm(self, p, dim, maxnorm, in_place=True)
+
 
     # -- complex numbers and the spectral ops (complex) --
+    _is_conj = False  # Note [conj bit] in ops/spectral.py
+    _is_neg = False
+
+    def is_complex(self):
+        return self.dtype.is_complex
+
+    def is_conj(self):
+        return self._is_conj
+
+    def is_neg(self):
+        return self._is_neg
+
+    def conj(self):
+        return complex_numbers.conj(self)
+
+    def conj_physical(self):
+        return complex_numbers.conj_physical(self)
+
+    def conj_physical_(self):
+        return complex_numbers.conj_physical_(self)
+
+    def resolve_conj(self):
+        return complex_numbers.resolve_conj(self)
+
+    def resolve_neg(self):
+        return complex_numbers.resolve_neg(self)
+
+    @property
+    def real(self):
+        return complex_numbers.real(self)
+
+    @real.setter
+    def real(self, value):
+        complex_numbers.real(self).copy_(value)
+
+    @property
+    def imag(self):
+        return complex_numbers.imag(self)
+
+    @imag.setter
+    def imag(self, value):
+        complex_numbers.imag(self).copy_(value)
+
+    def angle(self):
+        return apply(complex_numbers.angle, self)
+
+    def adjoint(self):
+        return complex_numbers.adjoint(self)
+
+    mH = property(adjoint)
+
+    @property
+    def H(self):
+        return complex_numbers.hermitian(self)
+
+    def cfloat(self):
+        return creation.to(self, dtype=complex64)
+
+    def cdouble(self):
+        return creation.to(self, dtype=complex128)
+
+    def chalf(self):
+        return creation.to(self, dtype=complex32)
+
+    def bfloat16(self):
+        return creation.to(self, dtype=bfloat16)
+
+    def stft(self, n_fft, hop_length=None, win_length=None, window=None, center=True,
+             pad_mode="reflect", normalized=False, onesided=None, return_complex=None):
+        return spectral.stft(self, n_fft, hop_length, win_length, window, center, pad_mode,
+                             normalized, onesided, return_complex)
+
+    def istft(self, n_fft, hop_length=None, win_length=None, window=None, center=True,
+              normalized=False, onesided=None, length=None, return_complex=False):
+        return spectral.istft(self, n_fft, hop_length, win_length, window, center, normalized,
+                              onesided, length, return_complex)
+
 
     # -- constants, dtype info, legacy spellings, samplers, device helpers (misc) --
+    def exponential_(self, lambd=1.0, *, generator=None):
+        """Fill with Exp(``lambd``) samples: torch's bits (Note [scalar samplers])."""
+        return random_ops.exponential_(self, lambd, generator)
+
+    def geometric_(self, p, *, generator=None):
+        """Fill with geometric samples (trials up to the first success): torch's bits."""
+        return random_ops.geometric_(self, p, generator)
+
+    def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+        """Fill with Cauchy samples: torch's bits."""
+        return random_ops.cauchy_(self, median, sigma, generator)
+
+    def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+        """Fill with log-normal samples (``exp`` of N(mean, std)): torch's bits."""
+        return random_ops.log_normal_(self, mean, std, generator)
+
+    @property
+    def is_cpu(self):
+        return self._device.type == "cpu"
+
+    @property
+    def itemsize(self):
+        return self._data.itemsize
+
+    @property
+    def nbytes(self):
+        """The bytes of the elements (``numel() * itemsize``), not of the whole storage."""
+        return self._data.size * self._data.itemsize
+
+    @property
+    def layout(self):
+        return strided
+
+    def ndimension(self):
+        return self._data.ndim
+
+    def dense_dim(self):
+        return self._data.ndim  # a strided tensor's dimensions are all dense
+
+    def to_dense(self, dtype=None, *, masked_grad=None):
+        return self if dtype is None else self.to(dtype)
+
+    def const_data_ptr(self):
+        return self.data_ptr()
+
+    def is_signed(self):
+        return self.dtype.is_signed
+
+    def is_nonzero(self):
+        """The truth of a one-element tensor (what ``bool()`` gives, with its errors)."""
+        return bool(self)
+
+    def is_same_size(self, other):
+        return self._data.shape == other._data.shape
+
+    def is_set_to(self, tensor):
+        """True when both use the same storage, offset, sizes and strides."""
+        return (self.untyped_storage() is tensor.untyped_storage()
+                and self.storage_offset() == tensor.storage_offset()
+                and self._data.shape == tensor._data.shape
+                and self.stride() == tensor.stride())
+
+    def share_memory_(self):
+        """Mark the storage as shared between processes and return self.  doctensor only
+        records it (``is_shared()`` then says True): its storages are process-local NumPy
+        memory, which ``torch.multiprocessing`` would move to shared memory; a no-op on CUDA."""
+        if self._device.type == "cpu":
+            self.untyped_storage().shared = True
+        return self
+
+    def is_shared(self):
+        """Whether the storage was marked shared (always True on CUDA, as in torch)."""
+        return self._device.type == "cuda" or self.untyped_storage().shared
+
+    def is_pinned(self, device=None):
+        return False  # doctensor never page-locks host memory
+
+    def pin_memory(self, device=None):
+        """A copy in page-locked memory, as torch: only with a real GPU (CuPy) present; else
+        torch's error on a machine without an accelerator."""
+        if backends.cuda_mode() != "cupy":
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        return creation.clone(self)
+
+    def storage(self):
+        """The deprecated typed view of ``untyped_storage()`` (warns once, as torch)."""
+        warn_once(TYPED_STORAGE_DEPRECATED)
+        return TypedStorage(self.untyped_storage(), self.dtype)
+
+    def new(self, *args, device=None):
+        """The legacy constructor with this tensor's dtype (``legacy_new``)."""
+        return legacy_new(self.dtype, args, device or self._device)
+
+    def as_subclass(self, cls):
+        """This tensor's data as an instance of the Tensor subclass ``cls``: an alias
+        (AliasBackward0 when it needs grad), sharing storage and version counter."""
+        out = apply(V.alias_view, self)
+        out.__class__ = cls
+        return out
+
+    def set_(self, source=None):
+        """Make this tensor use ``source``'s storage, offset, sizes and strides (no argument:
+        an empty storage); an in-place op (the version moves)."""
+        source = creation.empty((0,), self.dtype, self._device) if source is None else source
+        if source.dtype is not self.dtype:
+            raise RuntimeError(f"Could not set tensor of type {source.dtype.c_name} to a tensor "
+                               f"of type {self.dtype.c_name}")
+        if self._requires_grad and self._grad_fn is None and GradMode.enabled:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+        self._data, self._storage, self._offset = source._data, source.untyped_storage(), None
+        self._bump_version()
+        return self
+
+    def apply_(self, callable):
+        """Replace each element ``x`` by ``callable(x)`` (Python numbers; CPU only).  Like
+        torch's, it moves no version and records no history."""
+        if self._requires_grad:
+            raise RuntimeError("Can't call apply_() on Variable that requires grad. Use "
+                               "var.detach().apply_() instead.")
+        return self._map_elements(callable)
+
+    def map_(self, tensor, callable):
+        """``self[i] = callable(self[i], tensor[i])``, ``tensor`` broadcast to this shape."""
+        return self._map_elements(callable, tensor)
+
+    def map2_(self, x, y, callable):
+        """``self[i] = callable(self[i], x[i], y[i])``."""
+        return self._map_elements(callable, x, y)
+
+    def _map_elements(self, fn, *others):
+        if self._device.type != "cpu":
+            raise TypeError(f"{'map' if others else 'apply'}_ is only implemented on CPU tensors")
+        for other in others:
+            if other.dtype is not self.dtype:
+                raise TypeError(f"map_: expected {self.type()} for 'other' (got {other.type()})")
+        columns = [self._data.reshape(-1).tolist()] + [
+            V.expand_to(o, self._data.shape).contiguous()._data.reshape(-1).tolist()
+            for o in others]
+        values = [fn(*args) for args in zip(*columns)]
+        self._data[...] = np.array(values).astype(self._data.dtype).reshape(self._data.shape)
+        return self
+
+    def __reduce_ex__(self, protocol):
+        """Pickle through the storage, as torch does: tensors pickled together that share a
+        storage (a view and its base) share one again after loading; ``copy.copy`` shares
+        it.  Attributes set on the tensor travel too; ``grad`` and history do not."""
+        attrs = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        return (Tensor._rebuild, (type(self), self.untyped_storage(), self.dtype.name,
+                                  self.storage_offset(), tuple(self._data.shape), self.stride(),
+                                  self._requires_grad, attrs))
+
+    @staticmethod
+    def _rebuild(cls, storage, dtype_name, offset, size, stride, requires_grad=False,
+                 attrs=None):
+        """A ``cls`` tensor viewing ``storage`` (undoes ``__reduce_ex__``; doctensor.load uses
+        it for torch's ``_rebuild_tensor_v2``).  Bounds are checked, with torch's messages."""
+        from ._dtypes import by_name
+        from ._tensor_base import _wrap
+        dtype = by_name(dtype_name)
+        buffer = storage.buffer
+        if buffer.dtype != dtype.np:
+            buffer = buffer.view(dtype.np)
+        if offset < 0:
+            raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+        if min(stride, default=0) < 0:
+            raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} "
+                               f"and strides={list(stride)}")
+        numel = int(np.prod(size))
+        need = 0 if numel == 0 else offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))
+        if need * dtype.itemsize > storage.nbytes():
+            raise RuntimeError("Trying to resize storage that is not resizable")
+        data = storage.backend.as_strided(buffer, tuple(size), tuple(stride), offset)
+        t = _wrap(cls, data, storage.device, storage.backend, bool(requires_grad))
+        t._storage, t._offset = storage, (data, offset)
+        t.__dict__.update(attrs or {})
+        return t
+
+    # -- rest of torch.* as methods: shrinks, nonzero_static, DLPack (misc2) --
+    @property
+    def name(self):
+        """None: torch names tensors only inside its C++ autograd (read-only here too)."""
+        return None
+
+    @name.setter
+    def name(self, value):
+        raise AttributeError("attribute 'name' of 'torch._C.TensorBase' objects is not writable")
+
+    def hardshrink(self, lambd=0.5):
+        from .ops import activations  # (tensor.py names no other activation)
+        return activations.hardshrink(self, lambd)
+
+    def prelu(self, weight):
+        from .ops import activations
+        return activations.prelu(self, weight)
+
+    def nonzero_static(self, *, size, fill_value=-1):
+        """``nonzero()`` cut or padded (with ``fill_value`` rows) to exactly ``size`` rows."""
+        if size < 0:
+            raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+        found = gathering.nonzero(self)[:size]
+        padding = creation.full((size - found.shape[0], found.shape[1]), fill_value,
+                                found.dtype, self._device)
+        return joining.cat([found, padding])
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """Export for DLPack consumers (``numpy.from_dlpack``, ``torch.from_dlpack``): the
+        same memory, no copy (CPU only: emulated CUDA memory is no device memory)."""
+        if self._requires_grad:
+            raise BufferError("Can't export tensors that require gradient, use "
+                              "tensor.detach()")
+        if self.is_conj():
+            raise BufferError("Can't export tensors with the conjugate bit set")
+        if self._device.type != "cpu":
+            raise BufferError("doctensor: only CPU tensors can be exported through DLPack")
+        if stream is not None and stream != -1:
+            raise AssertionError("stream should be None on cpu.")
+        return self._data.__dlpack__(max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        """(DLPack device type, index): (1, 0) on the CPU, (2, index) on CUDA."""
+        return (1, 0) if self._device.type == "cpu" else (2, self._device.index or 0)
 
 
 # the legacy tensor type names that ``Tensor.type()`` gives and takes: torch.FloatTensor, ...

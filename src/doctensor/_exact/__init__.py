@@ -7,9 +7,16 @@ sees its mathematics first and its bit-level arithmetic here:
 * ``fma``: the fused multiply-add GCC forms in torch's vectorised kernels (Note [fused
   multiply-add], Note [bracketed fma32]);
 * ``summation``: sums in torch's orders (``vec::reduce_all``, nll_loss's cascade);
+* ``cascade_sum``: ``sum`` and ``prod`` themselves, as their CPU kernels and TensorIterator
+  split and order them (Note [torch's CPU sum], Note [torch's CPU prod]); ``moments``:
+  var/std of a whole tensor (Note [variance of a whole tensor]);
 * ``avx_mathfun``: the float32 log and sincos of randn's Box-Muller (Note [fast float32
   Box-Muller]); ``sleef``: the exp and log of softmax;
 * ``softmax``: the softmax kernel itself (Note [softmax kernel]);
+* ``gamma_grad``: the reparameterization gradients of torch's gamma and Dirichlet samplers
+  (Note [gamma gradients]);
+* ``ties``: which of equal elements ``mode`` and ``kthvalue`` report (Note [the order of
+  ties]);
 * ``workers``: the threads that share large exact computations out, and torch's thread
   count (Note [worker threads]).
 

@@ -318,5 +318,5 @@ def _fma64_exact(a, b, c):
         return float(a) * float(b) + float(c)  # IEEE's sign for an exact zero
     try:
         return float(exact)
-    except OverflowError:
-        return math.copysign(math.inf, exact)
+    except OverflowError:  # beyond float64: the infinity of the exact result's sign
+        return math.inf if exact > 0 else -math.inf

@@ -8,6 +8,12 @@ from .anomaly_mode import (
     set_detect_anomaly,
 )
 from .api import backward, grad
+from .flags import (
+    is_multithreading_enabled,
+    is_tensor_like,
+    is_view_replay_enabled,
+    set_multithreading_enabled,
+)
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (
     enable_grad,
@@ -19,9 +25,11 @@ from .grad_mode import (
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
+from .variable import Variable
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
            "inference_mode", "is_inference_mode_enabled", "Function", "FunctionCtx",
            "once_differentiable", "Node", "detect_anomaly", "set_detect_anomaly",
            "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "gradcheck", "gradgradcheck",
-           "GradcheckError", "functional", "graph"]
+           "GradcheckError", "functional", "graph", "Variable", "is_multithreading_enabled",
+           "set_multithreading_enabled", "is_view_replay_enabled", "is_tensor_like"]

@@ -196,9 +196,9 @@ class AccumulateGrad(Node):
 
     def apply(self, grads):
         new = grads[0]
-        if new is None:
-            return ()
         var = self.variable
+        if new is None or not var._requires_grad:  # (a leaf since told not to: torch skips it)
+            return ()
         if var._grad is None:
             if GradMode.enabled:  # create_graph: a differentiable copy (CopyBackwards)
                 var._grad = _clone_obey_contract(new, var)
@@ -315,7 +315,7 @@ def release_saved(saved):
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved."""
 
-    __slots__ = ("value", "version", "is_output", "output_nr", "view_fn")
+    __slots__ = ("value", "version", "is_output", "output_nr", "view_fn", "had_history")
 
     def __init__(self, value, is_output=False):
         if value._inference and not _tensor_base.INFERENCE.on:
@@ -328,12 +328,18 @@ class SavedTensor:
         self.view_fn = None  # the output of an in-place op on a view: its new grad_fn (weak)
         self.version = value._version_counter().value
         self.output_nr = value._output_nr
+        # an input saved with history must still have it when unpacked (not detach_()ed)
+        self.had_history = not is_output and value._grad_fn is not None
         self.value = value._alias_for_saving() if is_output else value
 
     def unpack(self, node):
         value = self.value
         if value is _RELEASED:
             raise RuntimeError(FREED)
+        if self.had_history and value.grad_fn is None:
+            raise RuntimeError("Trying to use a saved tensor that has been detached in-place, "
+                               "i.e. with .detach_().This is not supported, please use "
+                               "out-of-place `.detach()` instead")
         current = value._vc.value
         if current != self.version:
             grad_fn = node if self.is_output else value.grad_fn

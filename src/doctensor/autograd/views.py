@@ -42,11 +42,11 @@ def gradient_edge(tensor):
 
 # -- making a view ------------------------------------------------------------------------------
 
-def new_view(t, shape, strides, offset):
+def new_view(t, shape, strides, offset, dtype=None):
     """A view of ``t`` with this geometry: a tensor over its storage and version counter
     (``alias_view``) whose base is ``t``'s base.  The dispatch makes every view op's result
     here, then records the op's node (when ``t`` requires grad in grad mode)."""
-    out = alias_view(t, shape, strides, offset)
+    out = alias_view(t, shape, strides, offset, dtype)
     base = t._base
     if base is None:
         base = t
@@ -72,16 +72,22 @@ def new_view(t, shape, strides, offset):
     return out
 
 
-def alias_view(t, shape, strides, offset):
+def alias_view(t, shape, strides, offset, dtype=None):
     """A tensor over ``t``'s storage (and version counter) with this geometry, no view yet
-    (``_unsafe_view``'s result; ``new_view`` makes it one)."""
+    (``_unsafe_view``'s result; ``new_view`` makes it one).  The geometry counts elements of
+    ``dtype`` (a NumPy dtype: view_as_real's), else of ``t``'s dtype, which may differ from
+    the storage's (a view of ``x.real`` or of ``x.view(dtype)``)."""
     storage = t._storage
     if storage is None:
         storage = t.untyped_storage()
     buf = storage.buffer
-    if 0 in shape and offset > buf.size:
-        offset = 0  # an empty view reads nothing; NumPy refuses an offset past the buffer
-    data = t._backend.as_strided(buf, shape, strides, offset)
+    want = t._data.dtype if dtype is None else dtype
+    if buf.dtype != want:  # the same bytes, counted in elements of the view's dtype
+        buf = buf[:buf.nbytes // want.itemsize * want.itemsize // buf.itemsize].view(want)
+    # an empty view reads nothing: NumPy, which refuses an offset past the buffer, gets 0,
+    # while the view keeps torch's offset (``storage_offset()`` reads it)
+    data = t._backend.as_strided(buf, shape, strides,
+                                 0 if 0 in shape and offset > buf.size else offset)
     out = object.__new__(installed.Tensor)  # _tensor_base.alias, written out: every view
     out._data = data  # pays for it
     out._device = t._device
@@ -91,8 +97,7 @@ def alias_view(t, shape, strides, offset):
     out._storage = storage
     vc = t._vc
     out._vc = vc if vc is not None else t._version_counter()
-    if buf.size:
-        out._offset = (data, offset)
+    out._offset = (data, offset)
     return out
 
 
@@ -248,6 +253,19 @@ def check_inplace(t):
         if t._grad_fn is None:  # a view whose grad_fn is not regenerated yet is one too (torch)
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
+    check_same_dtype_view(t)
+
+
+_OTHER_DTYPE = ("doctensor: autograd through an in-place change of a view of another dtype "
+                "(x.real, x.imag, view_as_real, view_as_complex) and its base is not supported")
+
+
+def check_same_dtype_view(t):
+    """doctensor's refusal (before any write) of the history rebasing that CopySlices' flat
+    indices cannot express: a view whose dtype is not its base's."""
+    base = t._base
+    if base is not None and base._data.dtype != t._data.dtype:
+        raise NotImplementedError(_OTHER_DTYPE)
 
 
 def check_dirty(t):
@@ -382,6 +400,7 @@ class AsStridedBackward0(Node):
 
 def _regenerate(view):
     """Give ``view`` a fresh AsStridedBackward0 from its base (once per in-place edit)."""
+    check_same_dtype_view(view)
     base = view._base
     node = AsStridedBackward0((gradient_edge(base),))
     node.index = _flat_index(base, view)
@@ -396,8 +415,10 @@ def _regenerate(view):
 
 
 def refresh_view_grad_fn(t):
-    """Regenerate a differentiable view's grad_fn if an in-place op changed it since."""
-    if t._view_version != t._vc.value and t._base._requires_grad:
+    """Regenerate a differentiable view's grad_fn if an in-place op changed it since (as
+    torch: also when its base no longer requires grad, e.g. after ``detach_()``, if the view
+    has a grad_fn)."""
+    if t._view_version != t._vc.value and (t._grad_fn is not None or t._base._requires_grad):
         if t._creation_meta is not None:
             handle_view_on_rebase(t, indirect=True)
         _regenerate(t)

@@ -16,6 +16,7 @@ by ``autograd/views.py``; in place (``transpose_``) it changes the tensor's own 
 """
 
 import contextvars
+import numbers
 import threading
 import warnings
 import weakref
@@ -23,7 +24,7 @@ import weakref
 import numpy as np
 
 from .._dtypes import _BY_NP, can_cast, get_default_dtype, result_type
-from .._strides import broadcast_shapes
+from .._strides import broadcast_shapes, is_non_overlapping_and_dense
 from .._tensor_base import INFERENCE, TensorBase, empty_strides
 from ..autograd.grad_mode import GradMode
 from ..autograd.graph import NO_EDGE, SavedTensor
@@ -41,7 +42,8 @@ from ._layout import contiguous, pointwise_layout
 from ._registry import NO_ATTRS
 
 __all__ = ["apply", "apply_", "binary", "set_tensor_class", "needs_grad", "promote", "scalar_as",
-           "check_same_device", "check_broadcast", "check_overlap", "QUIET"]
+           "check_same_device", "check_broadcast", "check_overlap", "check_partial_overlap",
+           "QUIET"]
 
 Tensor = None  # the Tensor class (tensor.py installs it: set_tensor_class)
 
@@ -153,8 +155,29 @@ def _to_array(value, dt, like):
     return dt.np.type(value)
 
 
+# what a promoting op takes besides tensors (NumPy arrays and scalars convert, as in torch)
+_OPERANDS = (TensorBase, numbers.Number, np.ndarray, np.generic)
+
+
+def _check_operands(op, args, attrs, fname=None):
+    """torch's TypeError for an operand that is neither a tensor nor a number (a string, a
+    list; None for ``other``, where optional inputs such as ``weight`` may be None), before
+    NumPy would read it (``fname``: the name called, ``op.name``'s)."""
+    fname = fname or op.name
+    for i, (a, name) in enumerate(zip(args, op.inputs)):
+        if not isinstance(a, _OPERANDS) and (a is not None or name == "other"):
+            raise TypeError(f"{fname}(): argument '{name}' (position {i}) must be Tensor, "
+                            f"not {type(a).__name__}")
+    for name in op.scalars:
+        value = attrs.get(name)
+        if value is not None and not isinstance(value, _OPERANDS):
+            raise TypeError(f"{fname}(): argument '{name}' must be Number, not "
+                            f"{type(value).__name__}")
+
+
 def _operands(op, args, attrs):
     """(the dtype computed in, the forward's arguments) for ``op``'s promotion rule."""
+    _check_operands(op, args, attrs)
     if op.promote is None:
         return None, [a._data if isinstance(a, TensorBase) else a for a in args]
     kept = op.unpromoted
@@ -163,13 +186,80 @@ def _operands(op, args, attrs):
         promoted = tuple(promoted) + tuple(attrs[k] for k in op.scalars
                                            if attrs.get(k) is not None)
     dt = promote(promoted)
-    if op.promote == "float" and not dt.is_floating_point:
+    if op.promote == "float" and dt.category < 2:  # (complex stays complex)
         dt = get_default_dtype()
     first = next(a for a in args if isinstance(a, TensorBase))
     if not kept:
         return dt, [_to_array(a, dt, first) for a in args]
     return dt, [a._data if n in kept else _to_array(a, dt, first)
                 for a, n in zip(args, op.inputs)]
+
+
+# Note [kernels a dtype lacks]
+# torch 2.13's uint16, uint32 and uint64 ("barebones" unsigned types) have CPU kernels for
+# copies, views, fills, casts, equality, the bitwise and/or/xor, sums, sorting and a few more;
+# the other ops refuse them, naming their kernel.  Complex tensors are refused by the ops of
+# order (max, sort, clamp, ...) and the real-only functions.  Those refusals, by record key
+# (only the records doctensor has), for the dtype an op computes in: a kernel's name for
+# torch's NotImplementedError('"<kernel>" not implemented for ...'), or torch's own error.
+_BAREBONES = frozenset(np.dtype(n) for n in ("uint16", "uint32", "uint64"))
+_BAREBONES_KERNELS = {
+    **dict.fromkeys(("AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1"),
+                    "add_stub"),
+    "NegBackward0": "neg_cpu", "AbsBackward0": "abs_cpu", "SignBackward0": "sign_cpu",
+    **{key: f"{name}_cpu" for name in ("lt", "le", "gt", "ge")
+       for key in (name, f"{name.capitalize()}Backward0", f"{name.capitalize()}Backward1")},
+    "MaxBackward1": "max_all", "MaxBackward0": "max_cpu", "MinBackward1": "min_all",
+    "MinBackward0": "min_cpu", "argmax": "argmax_cpu", "argmin": "argmin_cpu",
+    "MedianBackward0": "median_cpu", "MedianBackward1": "median_cpu",
+    "bitwise_not": "bitwise_not_cpu", "ClampBackward1": "clamp_scalar_cpu",
+    "ClampMinBackward0": "clamp_min_scalar_cpu", "ReluBackward0": "clamp_min_scalar_cpu",
+    "ClampMaxBackward0": "clamp_max_scalar_cpu", "MaximumBackward0": "maximum_cpu",
+    "MinimumBackward0": "minimum_cpu", "floor_divide": "div_floor_cpu",
+    "RemainderBackward0": "remainder_cpu", "RemainderBackward1": "remainder_cpu",
+    **dict.fromkeys(("PowBackward0", "PowBackward1", "PowBackward2"), "pow"),
+    "IndexSelectBackward0": "index_select", "FlipBackward0": "flip_cpu",
+    "MaskedFillBackward0": "masked_fill", "MaskedFillBackward1": "masked_fill",
+    "nonzero": "nonzero_count_cpu", "MmBackward0": "addmm_impl_cpu_",
+    "MvBackward0": "addmv_impl_cpu", "BmmBackward0": "bmm", "DotBackward0": "dot",
+    "GatherBackward0": "scatter_gather_tensor_cpu", "TrilBackward0": "tril",
+    "TriuBackward0": "triu", "TopkBackward0": "topk_cpu",
+}
+_COMPLEX_KERNELS = {
+    "MaxBackward1": "max_all", "MinBackward1": "min_all",
+    "MaxBackward0": RuntimeError("max(): does not support complex input"),
+    "MinBackward0": RuntimeError("min(): does not support complex input"),
+    "argmax": RuntimeError("argmax(): does not support complex input"),
+    "argmin": RuntimeError("argmin(): does not support complex input"),
+    "AmaxBackward0": "max_values_cpu", "AminBackward0": "min_values_cpu",
+    "MedianBackward0": "median_cpu", "MedianBackward1": "median_out",
+    "KthvalueBackward0": "kthvalue_cpu", "CummaxBackward0": "cummax_cpu",
+    "CumminBackward0": "cummin_cpu",
+    **dict.fromkeys(("SortBackward0", "SortBackward1"),
+                    RuntimeError(" Sort does not support complex dtypes on CPU")),
+    "TopkBackward0": RuntimeError(" topk does not support complex dtypes on CPU"),
+    "MaximumBackward0": RuntimeError("maximum not implemented for complex tensors."),
+    "MinimumBackward0": RuntimeError("minimum not implemented for complex tensors."),
+    "floor_divide": "div_floor_cpu", "RemainderBackward0": "remainder_cpu",
+    "RemainderBackward1": "remainder_cpu", "FmodBackward0": "fmod_cpu",
+    "Atan2Backward0": "atan2_cpu", "ErfBackward0": "erf_vml_cpu", "ErfcBackward0": "erfc_vml_cpu",
+}
+
+
+def _check_kernel(op, np_dtype):
+    """torch's refusal of an op computed in a dtype its kernel lacks (Note [kernels a dtype
+    lacks])."""
+    if np_dtype.kind == "c":
+        refusal = _COMPLEX_KERNELS.get(op.key)
+    elif np_dtype in _BAREBONES:
+        refusal = _BAREBONES_KERNELS.get(op.key)
+    else:
+        return
+    if isinstance(refusal, str):
+        raise NotImplementedError(f'"{refusal}" not implemented for '
+                                  f"'{_BY_NP[np_dtype].scalar_name}'")
+    if refusal is not None:
+        raise type(refusal)(*refusal.args)
 
 
 def needs_grad(inputs):
@@ -232,10 +322,14 @@ def _node(op, inputs, attrs, originals=None, num_outputs=None):
     return node
 
 
+# the NumPy kinds of differentiable dtypes: floating, complex, and "V" for ml_dtypes' bfloat16
+DIFFERENTIABLE = "fcV"
+
+
 def _give_history(node, outputs):
-    """The floating outputs of ``node``'s op take it as their grad_fn."""
+    """The floating and complex outputs of ``node``'s op take it as their grad_fn."""
     for i, out in enumerate(outputs):
-        if out is not None and out._data.dtype.kind == "f":
+        if out is not None and out._data.dtype.kind in DIFFERENTIABLE:
             out._grad_fn = node
             out._requires_grad = True
             out._output_nr = i
@@ -277,9 +371,11 @@ def apply(op, *args, **attrs):
     return _apply(op, args, attrs)
 
 
-def binary(op):
+def binary(op, operator=True):
     """``Tensor.__add__`` & co.: ``apply(op, self, other)`` for an op with a NumPy ufunc, with
-    a fast path.
+    a fast path.  An ``operator`` gives Python NotImplemented for an operand that is neither
+    a tensor nor a number (Python's TypeError follows, as torch's operators do); a method
+    (``operator=False``) raises torch's TypeError.
 
     Note [fast path]: on a floating CPU tensor and a Python number or a CPU tensor of the same
     dtype and shape, the op is one ufunc call: the dtype is the tensor's (no promotion: NumPy
@@ -303,6 +399,8 @@ def binary(op):
                     and (flat or y.flags.c_contiguous)):
                 out = QUIET.run(ufunc, x, y)
                 grad = (self._requires_grad or other._requires_grad) and GradMode.enabled
+            elif operator and not isinstance(other, _OPERANDS):
+                return NotImplemented
             else:
                 return _apply(op, (self, other), NO_ATTRS)
             if out.__class__ is not _ndarray:  # NumPy gives 0-d results as scalars
@@ -319,6 +417,8 @@ def binary(op):
                 result._grad_fn = _node(op, (self, other), None)
                 result._requires_grad = True
             return result
+        if operator and not isinstance(other, _OPERANDS):
+            return NotImplemented
         return _apply(op, (self, other), NO_ATTRS)
 
     method.__name__ = method.__qualname__ = op.name
@@ -327,9 +427,14 @@ def binary(op):
 
 def _apply(op, args, attrs):
     """``apply`` beyond its fast path, for an op that is no view."""
+    if GradMode.enabled:  # autograd reads a view's history before the kernel checks anything
+        for a in args:     # (a refused view of a multi-output op raises here, as in torch)
+            if isinstance(a, TensorBase) and a._creation_meta is not None and a._requires_grad:
+                gradient_edge(a)
     if op.check is not None:
         op.check(*args, **attrs)
     first = args[0]
+    dt = None
     if len(args) == 1 and (op.promote is None or op.promote == "common" and not op.scalars):
         tensors = args  # one tensor, computed in its own dtype: the common case
         arrays = (first._data,)
@@ -342,8 +447,14 @@ def _apply(op, args, attrs):
             if op.kind == "pointwise" and (len(tensors) > 2 or
                                            tensors[0]._data.shape != tensors[1]._data.shape):
                 check_broadcast(tensors)
-        _, arrays = _operands(op, args, attrs)
+        if op.scalars and op.kind == "pointwise":  # a tensor given for a scalar (clamp's min)
+            bounds = [attrs[k] for k in op.scalars if isinstance(attrs.get(k), TensorBase)]
+            if bounds:
+                check_broadcast(tensors + bounds)
+        dt, arrays = _operands(op, args, attrs)
         grad = needs_grad(args)
+    # (after promotion, whose error comes first; the dtype computed in decides)
+    _check_kernel(op, first._data.dtype if dt is None else dt.np)
     backend = first._backend
     xp = backend.xp
     forward = op.cpu_forward if backend is numpy_cpu else op.forward  # Note [kernels by device]
@@ -353,7 +464,7 @@ def _apply(op, args, attrs):
     grad = grad and op.backward is not None
     if len(op.outputs) == 1:
         result = _wrap(_laid_out(op, xp, out, tensors), first)
-        if grad and out.dtype.kind == "f":  # _record, inlined for one output
+        if grad and out.dtype.kind in DIFFERENTIABLE:  # _record, inlined for one output
             node = result._grad_fn = _node(op, args, attrs)
             result._requires_grad = True
             if op.save_outputs:
@@ -419,7 +530,8 @@ def apply_(op, self, *args, write=None, **attrs):
     inputs = (self, *args)
     if op.check is not None:
         op.check(*inputs, **attrs)
-    grad = op.backward is not None and needs_grad(inputs) and self._data.dtype.kind == "f"
+    grad = op.backward is not None and needs_grad(inputs) and \
+        self._data.dtype.kind in DIFFERENTIABLE
     if grad:
         check_inplace(self)  # autograd's check runs before the kernel's, as in torch
     if op.kind == "view":
@@ -427,9 +539,13 @@ def apply_(op, self, *args, write=None, **attrs):
     check_overlap(op, self)
     if write is None:  # (a write callback checks its other operands itself, first thing)
         tensors = [a for a in inputs if isinstance(a, TensorBase)]
+        if op.kind == "pointwise":
+            check_partial_overlap(self, tensors[1:] + [v for v in attrs.values()
+                                                       if isinstance(v, TensorBase)])
         if len(tensors) > 1:
             check_same_device(tensors)
         arrays, out_param = _inplace_operands(op, self, inputs, tensors, attrs)
+    _check_kernel(op, self._data.dtype)
     originals = None
     if grad and op.saves_self_for(inputs):
         originals = {"self": self.clone()}
@@ -455,9 +571,11 @@ def apply_(op, self, *args, write=None, **attrs):
 def _inplace_operands(op, self, inputs, tensors, attrs):
     """``apply_``'s checks of shapes and dtypes, in torch's order; (the forward's arguments,
     whether it writes into ``self``'s array itself)."""
+    _check_operands(op, inputs, attrs, op.name + "_")
     shape = self._data.shape
     if op.kind == "pointwise":
-        for t in tensors[1:]:
+        bounds = [attrs[k] for k in op.scalars if isinstance(attrs.get(k), TensorBase)]
+        for t in tensors[1:] + bounds:
             if t._data.shape != shape:
                 b = broadcast_shapes(shape, t._data.shape)
                 if b != shape:
@@ -503,6 +621,41 @@ def check_overlap(op, t):
                   f"e.g. tensor[{example} (Triggered internally at /__w/pytorch/pytorch/aten/"
                   f"src/ATen/native/TensorAdvancedIndexing.cpp:{line}.)", UserWarning,
                   stacklevel=4)
+
+
+def check_partial_overlap(out, tensors, full=False):
+    """torch's assert_no_partial_overlap: an input over the memory an in-place op writes must
+    cover exactly that memory with the same strides (torch looks only at dense tensors);
+    ``full``: no input may share that memory at all (assert_no_overlap, index_put_'s)."""
+    storage = out._storage
+    for t in tensors:
+        if t is out:
+            status = "full"
+        elif storage is not None and t._storage is storage:
+            status = _overlap(out, t)
+        else:
+            continue
+        if status == "partial" or full and status == "full":
+            raise RuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation.")
+
+
+def _overlap(a, b):
+    """torch's get_overlap_status of two tensors over one storage: 'full', 'partial' or
+    None (none, or too hard to tell: not both dense)."""
+    if not a._data.size or not b._data.size:
+        return None
+    sa, sb = a.stride(), b.stride()
+    if not (is_non_overlapping_and_dense(a._data.shape, sa)
+            and is_non_overlapping_and_dense(b._data.shape, sb)):
+        return None
+    a0, b0 = a.storage_offset() * a._data.itemsize, b.storage_offset() * b._data.itemsize
+    a1, b1 = a0 + a._data.nbytes, b0 + b._data.nbytes
+    if (a0, a1) == (b0, b1):
+        return "full" if sa == sb else "partial"
+    return "partial" if a0 < b1 and b0 < a1 else None
 
 
 def _overlaps(t):

@@ -106,6 +106,8 @@ def _fit(node, index, grad, meta):
                                f"index {index} - got [{', '.join(map(str, got))}] but expected "
                                f"shape compatible with [{', '.join(map(str, shape))}]")
         grad = grad.sum_to_size(shape)
+    if grad._data.dtype.kind == "c" and np.dtype(code).kind != "c":
+        grad = grad.real  # a real input takes the real part (Note [conjugate Wirtinger])
     if grad._data.dtype != np.dtype(code):
         grad = grad.to(_BY_NP[np.dtype(code)])
     return grad
@@ -192,7 +194,9 @@ class Op:
         self._node_classes = {n: self.node_cls}
         self.exposed = set()
         self.expose(self.saves)
-        key = grad_fn or name
+        # keyed by grad_fn name; ops whose node torch names NotImplemented (no derivative) by
+        # their own name
+        key = name if grad_fn in (None, "NotImplemented") else grad_fn
         if key in REGISTRY:
             raise ValueError(f"op {key} is declared twice")
         REGISTRY[key] = self

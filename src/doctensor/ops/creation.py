@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _dtypes
 from .._dtypes import _BY_NP, from_numpy_dtype, get_default_dtype, int64
+from .._exact.fma import fma32, fma64
 from .._strides import (
     broadcast_shapes,
     contiguous_format,
@@ -19,17 +20,41 @@ from .._tensor_base import TensorBase, _wrap, wrap
 from ..backends import for_device
 from ..device import CPU, as_device
 from . import _registry as R
-from ._dispatch import apply, apply_
+from ._dispatch import apply, apply_, check_partial_overlap
 from ._layout import copy_as, preserve_layout, strided_zeros
 from ._registry import declare
 
 __all__ = ["new_tensor", "tensor", "full", "full_like", "zeros_like", "from_array", "empty",
            "arange", "linspace", "logspace", "eye", "from_numpy", "as_tensor", "clone", "to",
-           "convert", "copy_", "fill_", "zero_", "empty_strided"]
+           "convert", "copy_", "fill_", "zero_", "empty_strided", "dtype_arg", "allocation_error"]
+
+# the Python types torch takes for a dtype argument
+_PY_DTYPES = {float: _dtypes.float64, int: int64, bool: _dtypes.bool_,
+              complex: _dtypes.complex128}
+
+
+def dtype_arg(fname, dtype):
+    """A factory's ``dtype`` argument: a dtype, None, or a Python type (``float`` is float64,
+    as in torch); anything else gets torch's TypeError naming ``fname``."""
+    if dtype is None or isinstance(dtype, _dtypes.dtype):
+        return dtype
+    if isinstance(dtype, type) and dtype in _PY_DTYPES:
+        return _PY_DTYPES[dtype]
+    raise TypeError(f"{fname}(): argument 'dtype' must be torch.dtype, not "
+                    f"{type(dtype).__name__}")
+
+
+def allocation_error(size, dtype):
+    """torch's error when the CPU allocator cannot give ``size`` elements of ``dtype`` (NumPy's
+    MemoryError must not reach a user)."""
+    nbytes = math.prod(size) * dtype.itemsize
+    return RuntimeError(f"[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: "
+                        f"can't allocate memory: you tried to allocate {nbytes} bytes. Error "
+                        f"code 12 (Cannot allocate memory)")
 
 
 def check_requires_grad(dtype, requires_grad):
-    if requires_grad and not dtype.is_floating_point:
+    if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")
 
@@ -70,6 +95,8 @@ def _infer_dtype(data):
             kinds.add(int64)
         elif isinstance(x, numbers.Real):
             kinds.add(get_default_dtype())
+        elif isinstance(x, numbers.Complex):
+            kinds.add(_dtypes.get_default_complex_dtype())
         elif isinstance(x, str):
             raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
         else:
@@ -129,6 +156,9 @@ def _host(data):
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
     """torch.tensor: always copies ``data`` into a new leaf tensor."""
+    dtype = dtype_arg("tensor", dtype)
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     if isinstance(data, R.Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use "
                       "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
@@ -146,7 +176,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
         if dtype is None or dtype is inferred:
             arr = np.array(_host(data), dtype=(dtype or inferred).np)
         else:  # Python numbers are doubles and int64s until converted (and checked)
-            wide = np.float64 if inferred.is_floating_point else inferred.np
+            wide = np.complex128 if inferred.is_complex else \
+                np.float64 if inferred.is_floating_point else inferred.np
             arr = _checked_array(np.array(_host(data), dtype=wide), dtype)
     return new_tensor(arr, device, requires_grad)
 
@@ -185,7 +216,10 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     xp = for_device(device).xp
     size = _size(size)
     _dtypes.check_fits(fill_value, dtype)
-    arr = xp.full(size, _dtypes.cast_scalar(fill_value, dtype), dtype=dtype.np)
+    try:
+        arr = xp.full(size, _dtypes.cast_scalar(fill_value, dtype), dtype=dtype.np)
+    except MemoryError:
+        raise allocation_error(size, dtype) from None
     return wrap(R.Tensor, arr, device, for_device(device), requires_grad)
 
 
@@ -241,6 +275,7 @@ def empty(size, dtype=None, device=None, requires_grad=False):
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
     """torch.arange: ``[start, end)`` in steps of ``step``."""
+    dtype = dtype_arg("arange", dtype)
     if end is None:
         start, end = 0, start
     values = [start, end, step]
@@ -248,6 +283,8 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
         dtype = get_default_dtype() if any(
             isinstance(v, float) or (isinstance(v, R.Tensor) and v.is_floating_point())
             for v in values) else int64
+    if dtype.is_complex:
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dtype.scalar_name}'")
     start, end, step = (float(v) if dtype.is_floating_point else v for v in values)
     if step == 0:
         raise RuntimeError("step must be nonzero")
@@ -259,34 +296,98 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     return new_tensor(arr, device, requires_grad) if requires_grad else new_tensor(arr, device)
 
 
+def _range_args(name, start, end, steps):
+    """``linspace`` / ``logspace``'s ends as numbers (0-d tensors read), with torch's errors
+    for other ends and steps."""
+    ends = []
+    for which, value in (("start", start), ("end", end)):
+        if isinstance(value, TensorBase):
+            if value._data.ndim:
+                raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, "
+                                   f"but got {which} with {value._data.ndim} dimension(s).")
+            value = value.item()
+        if not isinstance(value, numbers.Number):
+            raise TypeError(f"{name}(): argument '{which}' must be Number, not "
+                            f"{type(value).__name__}")
+        ends.append(value)
+    if not isinstance(steps, numbers.Integral):
+        raise TypeError(f"{name}(): argument 'steps' must be int, not {type(steps).__name__}")
+    return ends
+
+
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     """torch.linspace, computed as ATen does (from both ends towards the middle)."""
-    dtype = dtype or get_default_dtype()
+    start, end = _range_args("linspace", start, end, steps)
+    dtype = dtype_arg("linspace", dtype) or get_default_dtype()
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     t = dtype.np.type if dtype.is_floating_point else np.float64
+    if not (dtype.is_floating_point or dtype.is_complex):  # ends truncated to integers first
+        start, end = int(start), int(end)
     if steps == 1:
         arr = np.array([start], dtype=t)
     else:
-        step = (t(end) - t(start)) / t(max(steps - 1, 1))
-        i = np.arange(steps)
-        half = steps // 2
-        arr = np.where(i < half, t(start) + step * i.astype(t),
-                       t(end) - step * (steps - i - 1).astype(t)).astype(t)
+        arr = _linspace(t, start, end, steps)
     return new_tensor(arr.astype(dtype.np), device, requires_grad)
+
+
+def _linspace(t, start, end, steps):
+    """ATen's linspace kernel in type ``t``: ``start + step * i`` up to the middle, ``end -
+    step * (steps - 1 - i)`` after it, each a fused multiply-add in float32 and float64 (the
+    compiler contracts them); half precision rounds after each operation."""
+    step = (t(end) - t(start)) / t(steps - 1)
+    i = np.arange(steps)
+    first = i < steps // 2
+    k = np.where(first, i, steps - 1 - i).astype(t)
+    scale = np.where(first, step, -step).astype(t)
+    base = np.where(first, t(start), t(end)).astype(t)
+    fma = {np.float32: fma32, np.float64: fma64}.get(t)
+    return fma(scale, k, base) if fma else base + scale * k
 
 
 def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False):
-    """torch.logspace: ``base ** linspace(start, end)``, the exponents stepped as ATen steps
-    them (from both ends) and each power rounded once."""
-    dtype = dtype or get_default_dtype()
-    exponents = linspace(start, end, steps, dtype if dtype.is_floating_point else None)._data
-    arr = np.power(np.float64(base), exponents.astype(np.float64))
+    """torch.logspace, as ATen computes it: the ends in the dtype, their difference over
+    ``steps - 1`` in float64, each exponent stepped in float64 from the nearer end (unfused,
+    unlike ``linspace``), C's ``pow`` in float64, rounded once to the dtype."""
+    start, end = _range_args("logspace", start, end, steps)
+    dtype = dtype_arg("logspace", dtype) or get_default_dtype()
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if steps == 1:
+        arr = _pow(float(base), np.array([float(start)]))
+    else:
+        t = dtype.np.type if dtype.is_floating_point else np.int64
+        first, last = t(start if dtype.is_floating_point else int(start)), \
+            t(end if dtype.is_floating_point else int(end))
+        step = np.float64(last - first) / np.float64(max(steps - 1, 1))
+        i = np.arange(steps)
+        near = i < steps // 2
+        exponents = np.where(near, np.float64(first) + step * i,
+                             np.float64(last) - step * (steps - 1 - i))
+        arr = _pow(float(base), exponents)
+    if dtype.is_floating_point and dtype.itemsize == 2:  # c10's half types convert via float
+        arr = arr.astype(np.float32)
     return new_tensor(arr.astype(dtype.np), device, requires_grad)
 
 
+def _pow(base, exponents):
+    """C's ``pow(base, x)`` for each float64 ``x`` (NumPy's vectorised power differs from it
+    in the last bit for some exponents); NaN where it has no real value."""
+    def one(x):
+        try:
+            return math.pow(base, x)
+        except ValueError:
+            return math.nan
+        except OverflowError:
+            return math.inf
+    return np.array([one(x) for x in exponents.tolist()], np.float64)
+
+
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):
-    dtype = dtype or get_default_dtype()
+    dtype = dtype_arg("eye", dtype) or get_default_dtype()
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     return new_tensor(np.eye(n, n if m is None else m, dtype=dtype.np), device, requires_grad)
 
 
@@ -361,7 +462,13 @@ def clone(t, memory_format=None):
 @declare("_to_copy", "ToCopyBackward0", layout="strided", device_attr="device",
          unsaved=("dtype", "device", "src_device"), method="to")
 def _to_copy(xp, a, dtype, device, src_device):
-    """A copy in ``dtype``, laid out like ``a``; the dispatch moves it to ``device``."""
+    """A copy in ``dtype``, laid out like ``a``; the dispatch moves it to ``device``.  A
+    complex tensor cast to a real dtype keeps its real parts, with torch's warning."""
+    if a.dtype.kind == "c" and dtype.category in (1, 2):  # (bool: nonzero, no warning)
+        warnings.warn("Casting complex values to real discards the imaginary part (Triggered "
+                      "internally at /__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)",
+                      UserWarning, stacklevel=5)
+        return preserve_layout(xp, a.real.astype(dtype.np, copy=True), a)
     return preserve_layout(xp, a.astype(dtype.np, copy=True), a)
 
 
@@ -416,6 +523,7 @@ _copy.node_cls.name = lambda self: "torch::autograd::CopyBackwards"
 def copy_(t, src, non_blocking=False):
     """Copy ``src`` (broadcast, cast, moved across devices) into ``t``; one version bump."""
     def write():
+        check_partial_overlap(t, (src,))
         shape = t._data.shape
         if src._data.shape != shape:
             b = broadcast_shapes(shape, src._data.shape)
@@ -444,6 +552,33 @@ def _fill_tensor(xp, a, value):
 def fill_tensor_backward(ctx, grad):
     n = ctx.needs_input_grad
     return (zeros_like(grad) if n[0] else None), (grad.sum() if n[1] else None)
+
+
+def _filled_like(xp, a, value):
+    """torch.fill's result: laid out like ``a`` (an empty one has zero strides, as torch's)."""
+    if not a.size:
+        return xp.broadcast_to(xp.zeros((), a.dtype), a.shape)
+    return xp.full_like(a, value)
+
+
+# torch.fill(t, value): out of place, a tensor laid out like t (FillBackward0 / FillBackward1)
+@declare("fill", "FillBackward0", kind="pointwise", layout="strided", function="fill")
+def fill_out_of_place(xp, a, value):
+    return _filled_like(xp, a, value)
+
+
+@fill_out_of_place.def_backward
+def fill_backward(ctx, grad):
+    return (zeros_like(grad),)
+
+
+@declare("fill", "FillBackward1", ("self", "value"), kind="pointwise", layout="strided",
+         function="fill")
+def fill_tensor_out_of_place(xp, a, value):
+    return _filled_like(xp, a, value)
+
+
+fill_tensor_out_of_place.def_backward(fill_tensor_backward)
 
 
 @declare("zero_", "ZeroBackward0", inplace="zero_", overlap="write")

@@ -11,15 +11,17 @@ import numpy as np
 
 from .. import _strides as S
 from .._dtypes import _BY_NP
-from .._tensor_base import TensorBase
+from .._tensor_base import TensorBase, warn_once
 from ._dispatch import apply, apply_, check_same_device
 from ._registry import declare
 from .indexing import index_put
+from .pointwise import where_tensor
 from .views import diagonal_backward
 
 __all__ = ["index_select", "index_add", "index_fill", "index_copy", "gather", "scatter",
-           "scatter_add", "masked_select_op", "nonzero", "nonzero_op", "diag",
-           "triangle", "tril_op", "triu_op", "unique", "bincount_op"]
+           "scatter_add", "masked_select_op", "nonzero", "nonzero_op", "diag", "diag_embed",
+           "triangle", "tril_op", "triu_op", "unique", "bincount_op", "scatter_reduce",
+           "index_reduce"]
 
 _INDEX_KINDS = (np.dtype(np.int32), np.dtype(np.int64))
 
@@ -104,22 +106,22 @@ def _sliced(t, d):
     return [n for k, n in enumerate(t._data.shape) if k != d]
 
 
-def _check_index_add(t, d, idx, source):
-    """torch's index_func_meta_impl, for index_add."""
+def _check_index_add(t, d, idx, source, name="index_add_"):
+    """torch's index_func_meta_impl, for index_add (and index_reduce: ``name``)."""
     if idx.ndim > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+        raise IndexError(f"{name}(): Index is supposed to be a vector, but got dim: "
                          f"{idx.ndim} with type: {_BY_NP[idx.dtype].scalar_name} and size: "
                          f"{list(idx.shape)}")
     if idx.dtype not in _INDEX_KINDS:
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index but got: "
                            f"{_BY_NP[idx.dtype].scalar_name}")
     mine, theirs = _BY_NP[t._data.dtype], _BY_NP[source._data.dtype]
     if mine is not theirs:
-        raise RuntimeError(f"index_add_(): self ({mine.scalar_name}) and source "
+        raise RuntimeError(f"{name}(): self ({mine.scalar_name}) and source "
                            f"({theirs.scalar_name}) must have the same scalar type")
     count = source._data.shape[d] if source._data.ndim else 1
     if idx.size != count:
-        raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal "
+        raise RuntimeError(f"{name}(): Number of indices ({idx.size}) should be equal "
                            f"to source.size(dim): ({count}), for dim: {d}")
     if source._data.ndim and t._data.ndim and _sliced(t, d) != _sliced(source, d):
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding "
@@ -393,6 +395,162 @@ _backwards(_index_select, _index_add, index_select)
 _backwards(_gather, _scatter_add, gather)
 
 
+# -- scatter_reduce and index_reduce ------------------------------------------------------------
+
+_REDUCE_UFUNCS = {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum",
+                  "amin": "minimum"}
+
+
+def _identity(reduce, dtype):
+    """What a reduction starts from where ``include_self=False`` leaves ``self`` out."""
+    if reduce in ("sum", "mean", "prod"):
+        return int(reduce == "prod")
+    if dtype.kind == "f":
+        return -np.inf if reduce == "amax" else np.inf
+    if dtype.kind == "b":
+        return reduce == "amin"
+    info = np.iinfo(dtype)
+    return info.min if reduce == "amax" else info.max
+
+
+def _reduce_at(xp, a, where, values, reduce, include_self):
+    """A copy of the array ``a`` with ``values`` reduced into the positions ``where``
+    (repeated positions combine); ``mean`` divides by the number of values (and ``self``)
+    each position got, flooring for integers."""
+    out = a.copy()
+    if not include_self:
+        out[where] = _identity(reduce, a.dtype)
+    getattr(xp, _REDUCE_UFUNCS[reduce]).at(out, where, values)
+    if reduce != "mean":
+        return out
+    counts = xp.full(a.shape, int(include_self), dtype=a.dtype)
+    xp.add.at(counts, where, 1)
+    counts[counts == 0] = 1
+    return (out / counts if a.dtype.kind == "f" else out // counts).astype(a.dtype)
+
+
+def _check_reduce(reduce):
+    if reduce not in _REDUCE_UFUNCS:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
+                           f"{reduce}")
+
+
+# torch's forward also takes "max" and "min", which its backward then refuses
+_ALIASES = {"max": "amax", "min": "amin"}
+_REDUCE_SAVES = {name: ("self", "src") for name in ("self", "index", "src", "result")}
+
+
+@declare("scatter_reduce", "ScatterReduceBackward0", ("self", "index", "src"),
+         saves=_REDUCE_SAVES, method="scatter_reduce", inplace="scatter_reduce_",
+         function="scatter_reduce")
+def _scatter_reduce(xp, a, index, src, dim, reduce, include_self=True):
+    reduce = _ALIASES.get(reduce, reduce)
+    if not index.size:
+        return a.copy()
+    flat = a.reshape(a.shape or (1,))
+    index = index.reshape(index.shape or (1,))
+    values = _cut(src.reshape(src.shape or (1,)), index)
+    return _reduce_at(xp, flat, _positions(index, dim, flat.ndim), values, reduce,
+                      include_self).reshape(a.shape)
+
+
+def scatter_reduce(t, dim, index, src, reduce, include_self=True, in_place=False):
+    """``t`` with ``src[i][j]`` reduced (``sum``, ``prod``, ``mean``, ``amax``, ``amin``)
+    into ``[i][index[i][j]]`` for ``dim=1`` (likewise for every dim), together with ``t``'s
+    own value unless ``include_self`` is False."""
+    d = _check_scatter("scatter", t, dim, index, src)
+    _check_reduce(_ALIASES.get(reduce, reduce))
+    return _run(_scatter_reduce, in_place, t, index, src, dim=d, reduce=reduce,
+                include_self=include_self)
+
+
+@declare("index_reduce", "IndexReduceBackward0", ("self", "index", "source"),
+         saves={"self": ("self", "source"), "index": ("self", "source"),
+                "source": ("self", "source"), "result": ("self", "source")},
+         method="index_reduce", inplace="index_reduce_", function="index_reduce")
+def _index_reduce(xp, a, index, source, dim, reduce, include_self=True):
+    flat = a.reshape(a.shape or (1,))
+    values = source.reshape(source.shape or (1,))
+    return _reduce_at(xp, flat, _along(dim, index.reshape(-1)), values, reduce,
+                      include_self).reshape(a.shape)
+
+
+_INDEX_REDUCE_BETA = ("index_reduce() is in beta and the API may change at any time. "
+                      "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                      "TensorAdvancedIndexing.cpp:1523.)")
+
+
+def index_reduce(t, dim, index, source, reduce, include_self=True, in_place=False):
+    """``t`` with ``source``'s slices reduced (``prod``, ``mean``, ``amax``, ``amin``) into
+    the slices at positions ``index`` along ``dim``, together with ``t``'s own unless
+    ``include_self`` is False."""
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    check_same_device((t, index, source))
+    d = S.wrap_dim(dim, max(t._data.ndim, 1))
+    _check_index_add(t, d, index._data, source, "index_reduce_")
+    flat = index._data.reshape(-1)
+    size = t._data.shape[d] if t._data.ndim else 1
+    if flat.size and (int(flat.min()) < 0 or int(flat.max()) >= size):
+        raise IndexError("index out of range in self")
+    warn_once(_INDEX_REDUCE_BETA, stacklevel=4)
+    return _run(_index_reduce, in_place, t, index, source, dim=d, reduce=reduce,
+                include_self=include_self)
+
+
+def _reduce_backward(source, pick, add, again, zero):
+    """The gradients of a reducing scatter (torch's ``scatter_reduce_backward`` and
+    ``index_reduce_backward``): ``source`` names the values' input, ``pick`` reads the
+    positions written, ``add`` adds into them, ``again`` reruns the op, ``zero`` zeroes the
+    written positions."""
+    def backward(ctx, grad):
+        dim, index, reduce = ctx.dim, ctx.index, ctx.reduce
+        if reduce in _ALIASES:
+            raise RuntimeError(f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
+                               f"'amin' but got {reduce}.")
+        include_self = ctx.attrs.get("include_self", True)
+        self, src, result = ctx.self, getattr(ctx, source), ctx.result
+        at = lambda t: pick(t, dim, index)  # noqa: E731 - the formulas read as torch's
+        into = lambda t, values: add(t, dim, index, values)  # noqa: E731
+        if reduce == "sum":
+            grad_self, grad_src = grad, at(grad)
+        elif reduce == "mean":
+            n = into(grad.new_full(grad.shape, int(include_self)), src.new_ones(src.shape))
+            n = n.masked_fill(n == 0, 1)
+            grad_self, grad_src = grad / n, at(grad) / at(n)
+        elif reduce == "prod":
+            masked_self = self.masked_fill(self == 0, 1)
+            grad_self = grad * again(masked_self, dim, index, src, reduce, include_self) / \
+                masked_self
+            src_zero = src == 0
+            zeros_there = at(into(self.new_zeros(self.shape), src_zero.to(self.dtype)))
+            single = src_zero & (zeros_there == 1)
+            masked_result = again(self, dim, index, src.masked_fill(single, 1), reduce,
+                                  include_self)
+            grad_src = where_tensor(single, at(grad * masked_result),
+                                    at(grad * result) / src.masked_fill(src_zero, 1))
+        else:  # amax, amin: the gradient shared evenly among the values that tie
+            value = at(result)
+            self_is = (self == result).to(self.dtype)
+            src_is = (src == value).to(self.dtype)
+            shared = grad / into(self_is, src_is)
+            grad_self, grad_src = self_is * shared, src_is * at(shared)
+        if not include_self:
+            grad_self = zero(grad_self, dim, index)
+        n = ctx.needs_input_grad
+        return grad_self if n[0] else None, None, grad_src if n[2] else None
+    return backward
+
+
+_scatter_reduce.def_backward(_reduce_backward(
+    "src", gather, scatter_add, scatter_reduce,
+    lambda g, dim, index: scatter(g, dim, index, value=0)))
+_index_reduce.def_backward(_reduce_backward(
+    "source", index_select, index_add, index_reduce,
+    lambda g, dim, index: index_fill(g, dim, index, 0)))
+
+
 # -- masked_select ------------------------------------------------------------------------------
 
 
@@ -444,14 +602,36 @@ def nonzero(t, as_tuple=False):
 # -- diag -------------------------------------------------------------------------------------
 
 
-@declare("diag_embed", "DiagEmbedBackward0", method="diag", function="diag")
-def _diag_embed(xp, v, offset):
-    return xp.diag(v, offset)
+@declare("diag_embed", "DiagEmbedBackward0", method=("diag", "diag_embed"),
+         function=("diag", "diag_embed"))
+def _diag_embed(xp, v, offset, dim1, dim2):
+    """Zeros with the last dim of ``v`` on the ``offset`` diagonal of the (wrapped, distinct)
+    dims ``dim1`` and ``dim2`` of the result."""
+    n = v.shape[-1]
+    side = n + abs(offset)
+    rest = list(v.shape[:-1])
+    shape = rest[:]
+    for d in sorted((dim1, dim2)):
+        shape.insert(d, side)
+    out = xp.zeros(shape, dtype=v.dtype)
+    rows = xp.arange(n) + max(-offset, 0)
+    xp.moveaxis(out, (dim1, dim2), (-2, -1))[..., rows, rows + offset] = v
+    return out
 
 
 @_diag_embed.def_backward
 def diag_embed_backward(ctx, grad):
-    return (grad.diagonal(ctx.offset),)
+    return (grad.diagonal(ctx.offset, ctx.dim1, ctx.dim2),)
+
+
+def diag_embed(t, offset=0, dim1=-2, dim2=-1):
+    """A tensor with one more dim, holding ``t``'s last dim on the ``offset`` diagonal of the
+    matrices along ``dim1`` and ``dim2``, zeros elsewhere."""
+    n = t._data.ndim + 1
+    d1, d2 = S.wrap_dim(dim1, n), S.wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return apply(_diag_embed, t, offset=offset, dim1=d1, dim2=d2)
 
 
 @declare("diagonal_copy", "DiagonalBackward0_copy", method="diag", function="diag")
@@ -468,7 +648,7 @@ def diagonal_copy_backward(ctx, grad):
 def diag(t, diagonal=0):
     """A vector's square matrix with it on the ``diagonal``, or a matrix's diagonal (a copy)."""
     if t._data.ndim == 1:
-        return apply(_diag_embed, t, offset=diagonal)
+        return apply(_diag_embed, t, offset=diagonal, dim1=0, dim2=1)
     if t._data.ndim != 2:
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {t._data.ndim}D")
     return apply(_diagonal_copy, t, offset=diagonal)

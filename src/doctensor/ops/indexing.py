@@ -8,14 +8,15 @@ import numpy as np
 from .. import _dtypes
 from .._strides import broadcast_shapes, contiguous_strides, iter_output_strides
 from .._tensor_base import TensorBase, empty_strides
-from ._dispatch import apply, apply_, check_same_device
-from ._layout import element_strides, layout_as
+from ._dispatch import apply, apply_, check_partial_overlap, check_same_device
+from ._layout import element_strides, layout_as, preserve_layout
 from ._registry import declare
 from .creation import full
 from .pointwise import where_tensor
 from .views import alias_view, select, slice_, unsqueeze
 
-__all__ = ["getitem", "setitem", "index_put", "masked_fill", "take_flat", "put_flat"]
+__all__ = ["getitem", "setitem", "index_put", "index_put_tensors", "masked_fill", "take_flat",
+           "put_flat"]
 
 
 def _is_advanced(i):
@@ -26,37 +27,42 @@ def _is_advanced(i):
 
 
 def _expand_ellipsis(idx, ndim):
+    """(``idx`` with its '...' spelled out as full slices, each item's position in ``idx``)."""
     consumed = sum(1 for i in idx if i is not None and i is not Ellipsis)
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    out = []
+    out, where = [], []
     seen = False
-    for i in idx:
+    for k, i in enumerate(idx):
         if i is Ellipsis:
             if not seen:  # torch accepts a second '...', which then stands for nothing
                 out.extend([slice(None)] * (ndim - consumed))
+                where.extend([k] * (ndim - consumed))
             seen = True
         else:
             out.append(i)
-    return out
+            where.append(k)
+    return out, where
 
 
-def basic_view(t, idx, single=False, alias=True):
+def basic_view(t, idx, single=False, alias=True, positions=None):
     """Apply ints, slices, None and Ellipsis one by one, as torch's applySlicing does.
 
     In a tuple index a slice spanning its whole dim is skipped; a lone slice (``t[:]``)
-    always makes a ``SliceBackward0`` view.
+    always makes a ``SliceBackward0`` view.  An int out of range is named by its position
+    in the user's index (``positions``: those of ``idx``'s items, when it is derived), as
+    torch names it.
     """
-    idx = _expand_ellipsis(idx, t._data.ndim)
+    idx, where = _expand_ellipsis(idx, t._data.ndim)
+    if positions is not None:
+        where = [positions[k] for k in where]
     result = t
     dim = 0
-    real_dim = 0  # the dim of ``t`` that the item indexes (torch names it in errors)
-    for i in idx:
+    for i, position in zip(idx, where):
         if i is None:
             result = apply(unsqueeze, result, dim=dim)
             dim += 1
             continue
-        real_dim += 1
         if isinstance(i, slice):
             size = result._data.shape[dim]
             start, stop, step = i.start, i.stop, 1 if i.step is None else i.step
@@ -70,7 +76,7 @@ def basic_view(t, idx, single=False, alias=True):
             index = _as_int_index(i)
             size = result._data.shape[dim]
             if not -size <= index < size:
-                raise IndexError(f"index {index} is out of bounds for dimension {real_dim - 1} "
+                raise IndexError(f"index {index} is out of bounds for dimension {position} "
                                  f"with size {size}")
             result = apply(select, result, dim=dim, index=index)
     if result is t and alias:
@@ -126,7 +132,7 @@ def getitem(t, idx):
     if any(_is_advanced(i) for i in idx):
         t, idx = split_advanced(t, idx)
         check_masks(t, idx)
-        return apply(_index, t, indices=_np_index(t, idx))
+        return apply(_index, t, indices=in_bounds_index(t, _np_index(t, idx)))
     if t._data.ndim == 0 and any(i is not None and i is not Ellipsis for i in idx):
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
@@ -150,26 +156,30 @@ def split_advanced(t, idx):
             consumed += i._data.ndim
         elif i is not None and i is not Ellipsis:
             consumed += 1
-    basic, rest = [], []
+    basic, rest, where = [], [], []  # where: each basic item's position in idx
     full = slice(None)
-    for i in idx:
+    for position, i in enumerate(idx):
         if i is Ellipsis:
             n = max(t._data.ndim - consumed, 0)
             basic.extend([full] * n)
             rest.extend([full] * n)
+            where.extend([position] * n)
         elif _is_advanced(i):
             k = i._data.ndim if isinstance(i, TensorBase) and i._data.dtype in (
                 np.bool_, np.uint8) else 1
             basic.extend([full] * k)
             rest.append(i)
+            where.extend([position] * k)
         elif i is None or isinstance(i, slice):
             basic.append(i)
             rest.append(full)
+            where.append(position)
         else:
             basic.append(i)
+            where.append(position)
     if all(isinstance(b, slice) and b == full for b in basic):
         return t, tuple(rest)
-    return basic_view(t, tuple(basic)), tuple(rest)
+    return basic_view(t, tuple(basic), positions=where), tuple(rest)
 
 
 def check_masks(t, idx):
@@ -223,6 +233,96 @@ def _index_layout(xp, out, src, np_idx):
     return layout_as(xp, out, strides, copy=copy)
 
 
+def check_index_bounds(shape, np_idx):
+    """torch's error for an index out of range: its kernel names the dim by the index's place
+    among the index tensors (a boolean mask counts as one per dim it covers)."""
+    if any(isinstance(a, bool) or a is None or a is Ellipsis for a in np_idx):
+        return  # True/False (a new dim, NumPy's rules): NumPy checks the rest
+    d = k = 0
+    for a in np_idx:
+        if isinstance(a, slice):
+            d += 1
+        elif a.dtype == np.bool_:
+            d += a.ndim
+            k += a.ndim
+        else:
+            if d >= len(shape):
+                raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+            size = shape[d]
+            if size == 0 and a.size:
+                raise IndexError("index is out of bounds for dimension with size 0")
+            bad = (a >= size) | (a < -size)
+            if bad.any():
+                raise IndexError(f"index {int(a[bad].reshape(-1)[0])} is out of bounds for "
+                                 f"dimension {k} with size {size}")
+            d += 1
+            k += 1
+
+
+def _zeroed(np_idx, xp=np):
+    """``np_idx`` with its index arrays replaced by zeros of the shapes they pick."""
+    safe = []
+    for a in np_idx:
+        if isinstance(a, slice):
+            safe.append(a)
+        elif a.dtype == np.bool_:
+            safe.extend([xp.zeros(int(a.sum()), np.int64)] * a.ndim)
+        else:
+            safe.append(xp.zeros(a.shape, np.int64))
+    return tuple(safe)
+
+
+def _put_target_shape(shape, np_idx):
+    """The shape of ``t[np_idx]`` (NumPy's rules are torch's here), whatever the indices'
+    values (None: not known)."""
+    if any(isinstance(a, bool) or a is None or a is Ellipsis for a in np_idx):
+        return None
+    try:
+        return np.broadcast_to(np.zeros((), np.int8), shape)[_zeroed(np_idx)].shape
+    except IndexError:  # an empty dim indexed: the bounds check names it
+        return None
+
+
+def in_bounds_index(t, np_idx):
+    """``np_idx`` after torch's bounds check, which its kernel makes only when it picks
+    elements: an index that picks none is not checked (its arrays are zeroed for NumPy)."""
+    target = _put_target_shape(t._data.shape, np_idx)
+    if target is not None and 0 in target:
+        return _zeroed(np_idx, t._backend.xp)
+    check_index_bounds(t._data.shape, np_idx)
+    return np_idx
+
+
+def _as_masked_fill(np_idx, value):
+    """Whether torch writes ``value`` as a ``masked_fill_`` (one boolean mask, the rest full
+    slices, a number or one-element CPU tensor: cast, with no index_put_ checks)."""
+    arrays = [a for a in np_idx if not isinstance(a, slice)]
+    if isinstance(value, TensorBase) and (value._data.size != 1 or value._device.type != "cpu"):
+        return False
+    return len(arrays) == 1 and getattr(arrays[0], "dtype", None) == np.bool_
+
+
+def _check_put(t, np_idx, value):
+    """``t[np_idx] = value``'s checks (index_put_'s), in torch's order: overlap, the value's
+    shape, its dtype, the indices' bounds."""
+    check_partial_overlap(t, (value,), full=True)
+    target = _put_target_shape(t._data.shape, np_idx)
+    if target is not None:
+        try:
+            fits = np.broadcast_shapes(value._data.shape, target) == target
+        except ValueError:
+            fits = False
+        if not fits:
+            raise RuntimeError(f"shape mismatch: value tensor of shape "
+                               f"[{', '.join(map(str, value._data.shape))}] cannot be broadcast "
+                               f"to indexing result of shape [{', '.join(map(str, target))}]")
+    mine, theirs = t._data.dtype, value._data.dtype
+    if mine != theirs:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{_dtypes._BY_NP[mine].scalar_name} for the destination and "
+                           f"{_dtypes._BY_NP[theirs].scalar_name} for the source.")
+
+
 def _torch_index_error(e):
     msg = str(e)
     if "out of bounds" in msg:
@@ -230,12 +330,16 @@ def _torch_index_error(e):
         if m:
             return f"index {m.group(1)} is out of bounds for dimension {m.group(2)} with size " \
                    f"{m.group(3)}"
+    m = re.match(r"too many indices for array: array is (\d+)-dimensional", msg)
+    if m:
+        return f"too many indices for tensor of dimension {m.group(1)}"
     return msg
 
 
-@declare("index_put", "IndexPutBackward0", ("self", "values"), overlap="deprecated")
+@declare("index_put", "IndexPutBackward0", ("self", "values"), layout="forward",
+         overlap="deprecated", method="index_put", inplace="index_put_", function="index_put")
 def _index_put(xp, a, values, indices, accumulate):
-    out = a.copy()
+    out = preserve_layout(xp, a.copy(order="K"), a)
     if accumulate:
         xp.add.at(out, indices, values)
     else:
@@ -258,6 +362,60 @@ def index_put(t, indices, values, accumulate=False):
     return apply(_index_put, t, values, indices=indices, accumulate=accumulate)
 
 
+def index_put_tensors(name, t, indices, values, accumulate=False, in_place=False,
+                      function=False):
+    """``index_put`` / ``index_put_``: ``values`` written (or, with ``accumulate``, added) at
+    the elements that the tuple of index tensors ``indices`` picks (as ``t[indices]``);
+    ``function``: called as ``torch.<name>`` (its argument positions are one more)."""
+    first = 2 if function else 1
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'indices' (position {first}) must be tuple of "
+                        f"Tensors, not {type(indices).__name__}")
+    if not isinstance(values, TensorBase):
+        raise TypeError(f"{name}(): argument 'values' (position {first + 1}) must be Tensor, "
+                        f"not {type(values).__name__}")
+    for i, index in enumerate(indices):
+        if not isinstance(index, TensorBase):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(index).__name__}")
+    np_idx = _np_index(t, tuple(indices))
+    covered = sum(a.ndim if a.dtype == np.bool_ else 1 for a in np_idx)
+    if covered > t._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {t._data.ndim} (got "
+                         f"{covered})")
+    check_masks(t, tuple(indices))
+    mine, theirs = t._data.dtype, values._data.dtype
+    if mine != theirs:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{_dtypes._BY_NP[mine].scalar_name} for the destination and "
+                           f"{_dtypes._BY_NP[theirs].scalar_name} for the source.")
+    check_same_device([t, values, *indices])
+    picked = [(int(a.sum()),) if a.dtype == np.bool_ else a.shape for a in np_idx]
+    target = np.broadcast_shapes(*picked) + t._data.shape[covered:]
+    try:
+        fits = np.broadcast_shapes(values._data.shape, target) == target
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(f"shape mismatch: value tensor of shape "
+                           f"[{', '.join(map(str, values._data.shape))}] cannot be broadcast to "
+                           f"indexing result of shape [{', '.join(map(str, target))}]")
+    try:
+        t._data[np_idx]
+    except IndexError as e:
+        raise IndexError(_torch_index_error(e)) from None
+    if not in_place:
+        return apply(_index_put, t, values, indices=np_idx, accumulate=accumulate)
+
+    def write():
+        check_partial_overlap(t, (values,), full=True)
+        if accumulate:
+            t._backend.xp.add.at(t._data, np_idx, values._data)
+        else:
+            t._data[np_idx] = values._data
+    return apply_(_index_put, t, values, write=write, indices=np_idx, accumulate=accumulate)
+
+
 def take_flat(flat, index):
     """The elements of the 1-d tensor ``flat`` at the int64 array ``index`` (CopySlices)."""
     return apply(_index, flat, indices=(index,))
@@ -275,6 +433,8 @@ def setitem(t, idx, value):
     only holds full slices or ``...``, so ``y[:] = v`` rewrites ``y`` itself), then
     ``copy_to`` writes the value into it.
     """
+    if t._data.ndim == 0:
+        _check_0d_setitem(idx)
     if not isinstance(idx, tuple):
         idx = (idx,)
     if any(_is_advanced(i) for i in idx):
@@ -283,6 +443,20 @@ def setitem(t, idx, value):
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     copy_to(basic_view(t, idx, alias=False), value)
+
+
+def _check_0d_setitem(idx):
+    """torch's errors for writing into a 0-d tensor through an index (before any other
+    check): only None, '...' and booleans index it."""
+    if isinstance(idx, (int, np.integer)) and not isinstance(idx, bool):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    if isinstance(idx, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    for i in idx if isinstance(idx, tuple) else (idx,):
+        if not (i is None or i is Ellipsis or isinstance(i, bool) or isinstance(i, TensorBase)
+                and i._data.ndim == 0 and i._data.dtype == np.bool_):
+            raise IndexError("too many indices for tensor of dimension 0")
 
 
 def copy_to(dst, value):
@@ -310,8 +484,13 @@ def _index_put_inplace(t, idx, value):
     val = value._data if isinstance(value, TensorBase) else value
 
     def write():
+        index = np_idx
+        if not _as_masked_fill(np_idx, value):
+            if isinstance(value, TensorBase):
+                _check_put(t, np_idx, value)
+            index = in_bounds_index(t, np_idx)
         try:
-            t._data[np_idx] = val
+            t._data[index] = val
         except IndexError as e:
             raise IndexError(_torch_index_error(e)) from None
         except ValueError:

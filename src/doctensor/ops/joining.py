@@ -134,12 +134,17 @@ def unbind(t, dim=0):
 def split(t, split_size, dim=0):
     """Views of ``split_size`` elements along ``dim`` (the last may be shorter), or of the
     sizes in the list ``split_size``."""
+    if t._data.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = S.wrap_dim(dim, t._data.ndim)
     size = t._data.shape[d]
     if isinstance(split_size, int):
         if split_size < 0:
             raise RuntimeError(f"split expects split_size be non-negative, but got split_size="
                                f"{split_size}")
+        if split_size == 0 and size:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {size}")
         sizes = [split_size] * (size // split_size) if split_size else [0]
         if split_size and size % split_size:
             sizes.append(size % split_size)
@@ -155,11 +160,16 @@ def split(t, split_size, dim=0):
 
 
 def chunk(t, chunks, dim=0):
-    """``chunks`` views of (nearly) equal size along ``dim``: a split."""
+    """``chunks`` views of (nearly) equal size along ``dim``: a split (of an empty dim:
+    ``chunks`` empty views, as torch's split_with_sizes gives)."""
+    if t._data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     size = t.size(dim)
-    return split(t, max(-(-size // chunks), 1) if size else 1, dim)
+    if size == 0:
+        return split(t, [0] * chunks, dim)
+    return split(t, max(-(-size // chunks), 1), dim)
 
 
 # -- repeat ----------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ dtype) and come out laid out as torch lays out a pointwise result.
 
 import math
 
+import ml_dtypes
 import numpy as np
 
 from .._dtypes import _BY_NP, check_fits, result_type
@@ -25,7 +26,8 @@ __all__ = ["add", "sub", "rsub", "rsub_tensor", "mul", "div", "div_rounding", "r
            "ge", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
            "maximum", "minimum", "threshold_backward", "tanh_backward", "sigmoid_backward", "wide",
            "zero_gradient", "scaled", "div_tensor", "remainder_any", "pow_any",
-           "round_tensor", "clamp_tensor", "where_tensor"]
+           "round_tensor", "clamp_tensor", "where_tensor", "add_number", "times_number",
+           "over_number"]
 
 
 def zero_gradient(ctx, grad):
@@ -47,6 +49,31 @@ def _refuse(kernel, kinds):
             raise NotImplementedError(f'"{kernel}" not implemented for '
                                       f"'{_BY_NP[dt].scalar_name}'")
     return check
+
+
+def _no_complex(kernel):
+    """A check refusing complex operands (the dtype they compute in) as torch's kernel
+    ``kernel`` does (``NotImplementedError``)."""
+    def check(*args, **attrs):
+        dt = result_type([a for a in args if isinstance(a, TensorBase)],
+                         [a for a in args if isinstance(a, (int, float, complex))])
+        if dt.is_complex:
+            raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.scalar_name}\'')
+    return check
+
+
+def _check_not_complex(message):
+    """A check raising torch's ``NotImplementedError(message)`` for a complex tensor."""
+    def check(a, *rest, **attrs):
+        if a._data.dtype.kind == "c":
+            raise NotImplementedError(message)
+    return check
+
+
+def _conj(x):
+    """The complex conjugate of a tensor (itself if real) or a number, for the backward
+    formulas (Note [conjugate Wirtinger] in ops/spectral.py)."""
+    return x.conj() if isinstance(x, TensorBase) else x.conjugate()
 
 
 def _check_int_zero_division(a, b):
@@ -105,8 +132,8 @@ def add_backward(ctx, grad):
 
 
 @declare("sub", "SubBackward0", ("self", "other"), kind="pointwise", ufunc=np.subtract,
-         check=_check_sub, method=("sub", "__sub__"), inplace=("sub_", "__isub__"),
-         function="sub")
+         check=_check_sub, method=("sub", "__sub__", "subtract"),
+         inplace=("sub_", "__isub__", "subtract_"), function=("sub", "subtract"))
 def sub(xp, a, b, alpha=1, out=None):
     return xp.subtract(a, b, out=out) if alpha == 1 else xp.add(
         a, b * scalar_as(-alpha, b.dtype), out=out)
@@ -158,7 +185,8 @@ def rsub_tensor_backward(ctx, grad):
 
 @declare("mul", "MulBackward0", ("self", "other"), kind="pointwise", ufunc=np.multiply,
          saves={"self": "other", "other": "self"},
-         method=("mul", "__mul__", "__rmul__"), inplace=("mul_", "__imul__"), function="mul")
+         method=("mul", "__mul__", "__rmul__", "multiply"),
+         inplace=("mul_", "__imul__", "multiply_"), function=("mul", "multiply"))
 def mul(xp, a, b, out=None):
     return xp.multiply(a, b, out=out)
 
@@ -166,13 +194,15 @@ def mul(xp, a, b, out=None):
 @mul.def_backward
 def mul_backward(ctx, grad):
     n = ctx.needs_input_grad
-    return (grad * ctx.other if n[0] else None), (grad * ctx.self if n[1] else None)
+    return ((grad * _conj(ctx.other) if n[0] else None),  # Note [conjugate Wirtinger]
+            (grad * _conj(ctx.self) if n[1] else None))
 
 
 @declare("div", "DivBackward0", ("self", "other"), kind="pointwise", promote="float",
          ufunc=np.true_divide, saves={"self": "other", "other": ("self", "other")},
-         method=("div", "__truediv__"), inplace=("div_", "__itruediv__"),
-         function=("div", "true_divide"))
+         method=("div", "__truediv__", "divide", "true_divide"),
+         inplace=("div_", "__itruediv__", "divide_", "true_divide_"),
+         function=("div", "true_divide", "divide"))
 def div(xp, a, b, out=None):
     return xp.true_divide(a, b, out=out)
 
@@ -181,13 +211,17 @@ def div(xp, a, b, out=None):
 def div_backward(ctx, grad):
     n = ctx.needs_input_grad
     other = ctx.other
-    ga = grad / other if n[0] else None
-    gb = -grad * ctx.self / (other * other) if n[1] else None
+    ga = grad / _conj(other) if n[0] else None
+    gb = -grad * _conj(ctx.self / other / other) if n[1] else None  # torch's order
     return ga, gb
 
 
+def _check_div_rounding(a, b, rounding_mode):
+    _no_complex(f"div_{rounding_mode}_cpu")(a, b)
+
+
 @declare("div", "DivBackward2", ("self", "other"), kind="pointwise", method="div",
-         function="div")
+         function="div", check=_check_div_rounding)
 def div_rounding(xp, a, b, rounding_mode):
     """``div(..., rounding_mode='trunc'|'floor')``: integer results stay integers."""
     if a.dtype.kind in "iub":
@@ -228,7 +262,7 @@ def reciprocal(xp, a):
 @reciprocal.def_backward
 def reciprocal_backward(ctx, grad):
     r = ctx.result
-    return (-grad * (r * r),)
+    return (-grad * (r * r).conj(),)
 
 
 @declare("remainder", "RemainderBackward0", ("self", "other"), kind="pointwise",
@@ -268,7 +302,8 @@ def remainder_any(self, other):
 
 
 @declare("floor_divide", "NotImplemented", ("self", "other"), kind="pointwise",
-         method=("floor_divide", "__floordiv__", "__rfloordiv__"), function="floor_divide")
+         method=("floor_divide", "__floordiv__", "__rfloordiv__"), inplace="floor_divide_",
+         function="floor_divide")
 def floor_divide(xp, a, b):
     _check_int_zero_division(a, b)
     return xp.floor_divide(a, b)
@@ -295,7 +330,7 @@ def pow_scalar_backward(ctx, grad):
     e = ctx.attrs["exponent"]
     if e == 0:
         return (zeros_like(grad),)
-    return (grad * (e * ctx.self ** (e - 1)),)
+    return (grad * (e * ctx.self ** (e - 1)).conj(),)
 
 
 @declare("pow", "PowBackward1", ("self", "exponent"), kind="pointwise",
@@ -359,7 +394,8 @@ def _check_neg(a):
 
 
 @declare("neg", "NegBackward0", kind="pointwise", check=_check_neg,
-         method=("neg", "negative", "__neg__"), inplace="neg_", function="neg")
+         method=("neg", "negative", "__neg__"), inplace=("neg_", "negative_"),
+         function=("neg", "negative"))
 def neg(xp, a):
     return xp.negative(a)
 
@@ -372,7 +408,8 @@ def neg_backward(ctx, grad):
 # -- elementwise functions ------------------------------------------------------------------
 
 @declare("abs", "AbsBackward0", kind="pointwise", check=_refuse("abs_cpu", "b"),
-         saves={"self": "self"}, method=("abs", "__abs__"), inplace="abs_", function="abs")
+         saves={"self": "self"}, method=("abs", "__abs__", "absolute"),
+         inplace=("abs_", "absolute_"), function=("abs", "absolute"))
 def abs_(xp, a):
     return xp.abs(a)
 
@@ -392,7 +429,9 @@ def _sign(xp, a):
 
 
 sign = declare("sign", "SignBackward0", kind="pointwise", method="sign", inplace="sign_",
-               function="sign")(_sign)
+               function="sign", check=_check_not_complex(
+                   "Unlike NumPy, torch.sign is not intended to support complex numbers. Please "
+                   "use torch.sgn instead."))(_sign)
 sgn = declare("sgn", "SgnBackward0", kind="pointwise", method="sgn", inplace="sgn_",
               function="sgn")(_sign)  # sign for real numbers; abs's backward uses it
 sign.def_backward(zero_gradient)
@@ -416,7 +455,7 @@ sgn.def_backward(zero_gradient)
 # goes the same way and then to float16, as torch's half kernels compute in float32 and round
 # that result.  float64 inputs use NumPy's float64 loops as they are.
 
-_NARROW = (np.dtype(np.float32), np.dtype(np.float16))
+_NARROW = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
 
 
 def wide(fn, a, *more):
@@ -447,22 +486,22 @@ expm1 = _unary("expm1", "Expm1Backward0", {"result": "self"}, "expm1")
 
 @exp.def_backward
 def exp_backward(ctx, grad):
-    return (grad * ctx.result,)
+    return (grad * ctx.result.conj(),)
 
 
 @log.def_backward
 def log_backward(ctx, grad):
-    return (grad / ctx.self,)
+    return (grad / ctx.self.conj(),)
 
 
 @sin.def_backward
 def sin_backward(ctx, grad):
-    return (grad * ctx.self.cos(),)
+    return (grad * ctx.self.cos().conj(),)
 
 
 @cos.def_backward
 def cos_backward(ctx, grad):
-    return (grad * -ctx.self.sin(),)
+    return (grad * -ctx.self.sin().conj(),)
 
 
 @tanh.def_backward
@@ -488,7 +527,7 @@ def sqrt(xp, a):
 
 @sqrt.def_backward
 def sqrt_backward(ctx, grad):
-    return (grad / (2 * ctx.result),)
+    return (grad / (2 * ctx.result.conj()),)
 
 
 @declare("tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), kind="pointwise",
@@ -574,7 +613,8 @@ erfc = _erf_op("erfc", _ERFC, -1)
 
 @declare("atan2", "Atan2Backward0", ("self", "other"), kind="pointwise", promote="float",
          saves={"self": ("self", "other"), "other": ("self", "other")},
-         method=("atan2", "arctan2"), inplace="atan2_", function=("atan2", "arctan2"))
+         method=("atan2", "arctan2"), inplace=("atan2_", "arctan2_"),
+         function=("atan2", "arctan2"))
 def atan2(xp, a, b):
     return wide(xp.arctan2, a, b)
 
@@ -591,7 +631,7 @@ def atan2_backward(ctx, grad):
 
 def _check_round(a, decimals=None):
     kind = a._data.dtype.kind
-    if kind == "b" or (kind in "iu" and decimals is not None):
+    if kind in "bc" or (kind in "iu" and decimals is not None):
         kernel = "round_cpu" if decimals else "round_vml_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{a.dtype.scalar_name}\'')
 
@@ -622,12 +662,23 @@ def round_tensor(t, decimals=None, in_place=False):
     return run(round_, t) if decimals is None else run(round_decimals, t, decimals=decimals)
 
 
+def _refuse_integral(name):
+    """floor/ceil/trunc refuse bool (their vml kernel) and complex tensors."""
+    bools, complexes = _refuse(name + "_vml_cpu", "b"), _check_not_complex(
+        f"{name} is not supported for complex inputs")
+
+    def check(a):
+        bools(a)
+        complexes(a)
+    return check
+
+
 def _to_integral(name):
     """floor / ceil / trunc: integers come back as a copy (torch's identity); zero gradient."""
     def forward(xp, a):
         return a.copy() if a.dtype.kind in "iu" else getattr(xp, name)(a)
     op = declare(name, name.capitalize() + "Backward0", kind="pointwise",
-                 check=_refuse(name + "_vml_cpu", "b"), method=name, inplace=name + "_",
+                 check=_refuse_integral(name), method=name, inplace=name + "_",
                  function=name)(forward)
     op.def_backward(zero_gradient)
     return op
@@ -636,7 +687,7 @@ def _to_integral(name):
 floor, ceil, trunc = (_to_integral(n) for n in ("floor", "ceil", "trunc"))
 
 
-@declare("frac", "FracBackward0", kind="pointwise", check=_refuse("frac_cpu", "biu"),
+@declare("frac", "FracBackward0", kind="pointwise", check=_refuse("frac_cpu", "biuc"),
          method="frac", inplace="frac_", function="frac")
 def frac(xp, a):
     return a - xp.trunc(a)  # exact: a and its integer part share their leading bits
@@ -658,9 +709,28 @@ isnan, isinf, isfinite = (_classify(n) for n in ("isnan", "isinf", "isfinite"))
 
 # -- relu, clamp and friends ----------------------------------------------------------------------
 
+_NO_COMPLEX_CLAMP = _check_not_complex("clamp is not supported for complex types")
+
+
+def _check_bound(name):
+    """``clamp_min``/``clamp_max``'s check: a bound (torch's argument parser refuses None) of
+    a real tensor."""
+    def check(a, **attrs):
+        if attrs.get(name[-3:]) is None:
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"(NoneType), but expected one of:\n * (Tensor {name[-3:]})\n"
+                            "      didn't match because some of the arguments have invalid "
+                            "types: (!NoneType!)\n"
+                            f" * (Number {name[-3:]})\n      didn't match because some of the "
+                            "arguments have invalid types: (!NoneType!)\n")
+        _NO_COMPLEX_CLAMP(a)
+    return check
+
+
 def _check_relu(a):
     if _is_bool(a):
         raise RuntimeError("Boolean inputs not supported for relu")
+    _NO_COMPLEX_CLAMP(a)
 
 
 @declare("relu", "ReluBackward0", kind="pointwise", check=_check_relu, saves={"result": "self"},
@@ -689,8 +759,8 @@ def threshold_backward_backward(ctx, grad):
 
 
 @declare("clamp", "ClampBackward1", kind="pointwise", scalars=("min", "max"),
-         saves={"self": "self"}, method=("clamp", "clip"), inplace=("clamp_", "clip_"),
-         function=("clamp", "clip"))
+         check=_NO_COMPLEX_CLAMP, saves={"self": "self"}, method=("clamp", "clip"),
+         inplace=("clamp_", "clip_"), function=("clamp", "clip"))
 def clamp(xp, a, min=None, max=None):
     if min is not None:
         a = xp.maximum(a, scalar_as(min, a.dtype))
@@ -719,13 +789,15 @@ def clamp_tensor(t, min=None, max=None, in_place=False):
 
 
 @declare("clamp_min", "ClampMinBackward0", kind="pointwise", scalars=("min",),
-         saves={"self": "self"}, method="clamp_min", inplace="clamp_min_", function="clamp_min")
+         check=_check_bound("clamp_min"), saves={"self": "self"}, method="clamp_min",
+         inplace="clamp_min_", function="clamp_min")
 def clamp_min(xp, a, min):
     return xp.maximum(a, scalar_as(min, a.dtype))
 
 
 @declare("clamp_max", "ClampMaxBackward0", kind="pointwise", scalars=("max",),
-         saves={"self": "self"}, method="clamp_max", inplace="clamp_max_", function="clamp_max")
+         check=_check_bound("clamp_max"), saves={"self": "self"}, method="clamp_max",
+         inplace="clamp_max_", function="clamp_max")
 def clamp_max(xp, a, max):
     return xp.minimum(a, scalar_as(max, a.dtype))
 
@@ -839,30 +911,37 @@ def _check_invert(a):
                         "tensors")
 
 
-def _compare(name, ufunc, method, function=None, check=None):
+def _compare(name, ufunc, method, function=None, check=None, inplace=None):
     return declare(name, None, ("self", "other"), kind="pointwise", check=check,
-                   method=method, function=function)(lambda xp, a, b: getattr(xp, ufunc)(a, b))
+                   method=method, function=function, inplace=inplace)(
+        lambda xp, a, b: getattr(xp, ufunc)(a, b))
 
 
 eq = _compare("eq", "equal", ("eq", "__eq__"), "eq")
-ne = _compare("ne", "not_equal", ("ne", "__ne__"), "ne")
-lt = _compare("lt", "less", ("lt", "__lt__"), "lt")
-le = _compare("le", "less_equal", ("le", "__le__"), "le")
-gt = _compare("gt", "greater", ("gt", "__gt__"), "gt")
-ge = _compare("ge", "greater_equal", ("ge", "__ge__"), "ge")
-bitwise_and = _compare("bitwise_and", "bitwise_and", "__and__",
-                       check=_check_bitwise("bitwise_and"))
-bitwise_or = _compare("bitwise_or", "bitwise_or", "__or__", check=_check_bitwise("bitwise_or"))
-bitwise_xor = _compare("bitwise_xor", "bitwise_xor", "__xor__",
-                       check=_check_bitwise("bitwise_xor"))
+ne = _compare("ne", "not_equal", ("ne", "__ne__", "not_equal"), ("ne", "not_equal"))
+lt = _compare("lt", "less", ("lt", "__lt__", "less"), ("lt", "less"), _no_complex("lt_cpu"))
+le = _compare("le", "less_equal", ("le", "__le__", "less_equal"), ("le", "less_equal"),
+              _no_complex("le_cpu"))
+gt = _compare("gt", "greater", ("gt", "__gt__", "greater"), ("gt", "greater"),
+              _no_complex("gt_cpu"))
+ge = _compare("ge", "greater_equal", ("ge", "__ge__", "greater_equal"), ("ge", "greater_equal"),
+              _no_complex("ge_cpu"))
+bitwise_and = _compare("bitwise_and", "bitwise_and", ("__and__", "bitwise_and"), "bitwise_and",
+                       _check_bitwise("bitwise_and"), ("bitwise_and_", "__iand__"))
+bitwise_or = _compare("bitwise_or", "bitwise_or", ("__or__", "bitwise_or"), "bitwise_or",
+                      _check_bitwise("bitwise_or"), ("bitwise_or_", "__ior__"))
+bitwise_xor = _compare("bitwise_xor", "bitwise_xor", ("__xor__", "bitwise_xor"), "bitwise_xor",
+                       _check_bitwise("bitwise_xor"), ("bitwise_xor_", "__ixor__"))
 
 
-@declare("logical_not", None, kind="pointwise", method="logical_not")
+@declare("logical_not", None, kind="pointwise", method="logical_not", inplace="logical_not_",
+         function="logical_not")
 def logical_not(xp, a):
     return xp.logical_not(a)
 
 
-@declare("bitwise_not", None, kind="pointwise", check=_check_invert, method="__invert__")
+@declare("bitwise_not", None, kind="pointwise", check=_check_invert,
+         method=("__invert__", "bitwise_not"), inplace="bitwise_not_", function="bitwise_not")
 def bitwise_not(xp, a):
     return xp.invert(a)
 
@@ -885,3 +964,54 @@ def _extreme(name, ufunc, grad_fn, wins):
 
 maximum = _extreme("maximum", "maximum", "MaximumBackward0", lambda a, b: a > b)
 minimum = _extreme("minimum", "minimum", "MinimumBackward0", lambda a, b: a < b)
+
+
+# -- a tensor and a number, as torch's C++ composites write them ----------------------------------
+# ``y * 0.5`` in C++ is torch's mul.Scalar (node MulBackward1), ``y / 2.`` its div.Scalar
+# (DivBackward1), ``t + 1`` its add.Scalar (AddBackward1); Python's ``y * 0.5`` wraps the number
+# into a tensor (MulBackward0).  Composites that torch writes in C++ (trapezoid, special.ndtr)
+# end in these nodes.
+
+@declare("add", "AddBackward1", kind="pointwise", scalars=("other",))
+def add_scalar(xp, a, other):
+    return a + other
+
+
+@add_scalar.def_backward
+def add_scalar_backward(ctx, grad):
+    return (grad,)
+
+
+@declare("mul_scalar", "MulBackward1", kind="pointwise", scalars=("other",))
+def mul_scalar(xp, a, other):
+    return a * other
+
+
+@mul_scalar.def_backward
+def mul_scalar_backward(ctx, grad):
+    return (grad * ctx.other,)
+
+
+@declare("div_scalar", "DivBackward1", kind="pointwise", promote="float", scalars=("other",))
+def div_scalar(xp, a, other):
+    return a / other
+
+
+@div_scalar.def_backward
+def div_scalar_backward(ctx, grad):
+    return (grad / ctx.other,)
+
+
+def add_number(t, number):
+    """``t + number`` as a C++ composite writes it (AddBackward1)."""
+    return apply(add_scalar, t, other=number)
+
+
+def times_number(t, number):
+    """``t * number`` as a C++ composite writes it (MulBackward1)."""
+    return apply(mul_scalar, t, other=number)
+
+
+def over_number(t, number):
+    """``t / number`` as a C++ composite writes it (DivBackward1)."""
+    return apply(div_scalar, t, other=number)

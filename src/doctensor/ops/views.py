@@ -21,7 +21,8 @@ from ._registry import declare, view_op
 
 __all__ = ["view", "reshape", "expand", "expand_to", "squeeze", "unsqueeze", "narrow", "flatten",
            "unflatten", "movedim", "transpose", "permute", "reverse_dims", "matrix_transpose",
-           "select", "slice_", "diagonal", "as_strided", "alias_view", "unsafe_view", "resize_"]
+           "select", "slice_", "diagonal", "as_strided", "check_as_strided", "alias_view",
+           "unsafe_view", "resize_"]
 
 
 def _size_args(size):
@@ -180,6 +181,8 @@ def movedim(t, source, destination):
     for name, dims, given in (("source", src, source), ("destination", dst, destination)):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
+    if ndim == 0:  # dims 0 and -1 of a 0-d tensor: an alias of it
+        return apply(alias_view, t)
     order, rest = [None] * ndim, iter(d for d in range(ndim) if d not in src)
     for s, d in zip(src, dst):
         order[d] = s
@@ -200,8 +203,20 @@ def reverse_dims(t):
     return apply(permute, t, dims=tuple(range(n - 1, -1, -1)))
 
 
+_WARNED_MT_0D = []
+
+
 def matrix_transpose(t):
-    """``x.mT``: the last two dims swapped."""
+    """``x.mT``: the last two dims swapped (a 0-d tensor: itself, with torch's warning, once
+    per process as torch's TORCH_WARN_ONCE)."""
+    if t._data.ndim == 0:
+        if not _WARNED_MT_0D:
+            _WARNED_MT_0D.append(True)
+            warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the "
+                          "identity in these cases. (Triggered internally at "
+                          "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4373.)",
+                          UserWarning, stacklevel=3)
+        return t
     if t._data.ndim < 2:
         raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
                            f"Got {t._data.ndim}-D tensor.")
@@ -221,8 +236,12 @@ def _check_expand(self, size):
 def expand(shape, strides, offset, size):
     if not shape:  # a 0-d tensor (sum's backward, every time): all strides 0
         return size, (0,) * len(size), offset
-    shape, strides = S.expand_strides(shape, strides, size)
-    return shape, strides, offset
+    new, new_strides = S.expand_strides(shape, strides, size)
+    new_strides = list(new_strides)
+    for i in range(len(new) - len(shape) - 1, -1, -1):
+        if new[i] == 1:  # a new size-1 dim: torch strides it as if it were contiguous there
+            new_strides[i] = new[i + 1] * new_strides[i + 1]
+    return new, new_strides, offset
 
 
 def expand_to(t, size):
@@ -324,11 +343,19 @@ def slice_(shape, strides, offset, dim, start, end, step):
 
 
 def narrow(t, dim, start, length):
-    """The ``length`` elements from ``start`` along ``dim``: a slice view."""
+    """The ``length`` elements from ``start`` along ``dim``: a slice view (torch's checks, in
+    torch's order)."""
+    if t._data.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     size = t.size(dim)
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
     if start < 0:
         start += size
-    if not 0 <= start <= size or start + length > size or length < 0:
+    if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
     return apply(slice_, t, dim=dim, start=start, end=start + length, step=1)
@@ -356,6 +383,28 @@ def as_strided(shape, strides, offset, size, stride, storage_offset=None):
     return list(size), list(stride), offset if storage_offset is None else storage_offset
 
 
+def check_as_strided(t, size, stride, storage_offset):
+    """torch's checks of an ``as_strided`` geometry over ``t``'s storage, in torch's order."""
+    offset = t.storage_offset() if storage_offset is None else storage_offset
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, "
+                           f"got strides: {list(stride)}")
+    if any(n < 0 for n in size):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    item = t.dtype.itemsize
+    need = 0 if 0 in size else item * (offset + 1 + sum((n - 1) * s for n, s in zip(size, stride)))
+    have = t.untyped_storage().nbytes()
+    if need > have:
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage "
+                           f"offset {offset}, and itemsize {item} requiring a storage size of "
+                           f"{need} are out of bounds for storage of size {have}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+
+
 @view_op("alias", "AliasBackward0")
 def alias_view(shape, strides, offset):
     return shape, strides, offset
@@ -368,15 +417,23 @@ def alias_backward(ctx, grad):
 
 # -- a view's gradient written into zeros of its input's shape ----------------------------------
 
-def _embed(view_op_, grad_fn):
+def _embed(view_op_, grad_fn, overlapping=False):
     """``<view>_backward``: zeros of ``input_shape`` with ``view_op_``'s view of them set to
-    the gradient; differentiable, its backward takes the same view of the incoming gradient."""
+    the gradient (``overlapping``: added, for a view whose elements may share memory, as
+    as_strided's frames do); differentiable, its backward takes the same view of the incoming
+    gradient."""
     @declare(view_op_.name + "_backward", grad_fn, ("grad_output",),
              unsaved=("input_shape",))
     def op(xp, g, input_shape, **view_attrs):
         zeros = xp.zeros(input_shape, dtype=g.dtype)
         shape, strides, offset = view_op_.forward(
             input_shape, S.contiguous_strides(input_shape), 0, **view_attrs)
+        if overlapping:
+            flat = xp.arange(zeros.size)
+            index = xp.lib.stride_tricks.as_strided(flat[offset:], tuple(shape),
+                                                    tuple(s * flat.itemsize for s in strides))
+            xp.add.at(zeros.reshape(-1), index.reshape(-1), g.reshape(-1))
+            return zeros
         item = g.itemsize
         window = xp.lib.stride_tricks.as_strided(zeros.reshape(-1)[offset:], tuple(shape),
                                                  tuple(s * item for s in strides))
@@ -397,7 +454,7 @@ def _embed(view_op_, grad_fn):
 select_backward = _embed(select, "SelectBackwardBackward0")
 slice_backward = _embed(slice_, "SliceBackwardBackward0")
 diagonal_backward = _embed(diagonal, "DiagonalBackwardBackward0")
-as_strided_backward = _embed(as_strided, "AsStridedBackwardBackward0")
+as_strided_backward = _embed(as_strided, "AsStridedBackwardBackward0", overlapping=True)
 
 
 # -- in place: a tensor's own geometry ----------------------------------------------------------
