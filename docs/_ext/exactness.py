@@ -51,7 +51,8 @@ def collect() -> dict:
                                                       max(atol, row.atol or 0.0))
     return {"date": datetime.date.today().isoformat(), "records": len(records),
             "families": families, "tolerances": tolerances,
-            "census": census.table(sys.executable)}
+            "census": census.table(sys.executable) if census.CENSUS.exists()
+            else json.loads(RECORD.read_text(encoding="utf-8"))["census"]}
 
 
 def torch_python() -> str | None:
