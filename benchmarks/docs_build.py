@@ -23,7 +23,8 @@ PRODUCTS = {"_build", "auto_gallery", "generated", "jupyter_execute", "sg_execut
 
 
 def _copy_sources(dest):
-    shutil.copy2(ROOT / "conf.py", dest / "conf.py")
+    for name in ("conf.py", "pyproject.toml"):  # (the architecture page reads the layers)
+        shutil.copy2(ROOT / name, dest / name)
     for folder in ("docs", "gallery"):
         shutil.copytree(ROOT / folder, dest / folder,
                         ignore=lambda _dir, names: [n for n in names if n in PRODUCTS])
