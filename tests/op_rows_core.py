@@ -232,6 +232,19 @@ ELEMENTWISE = [
     OpInfo("ClampMaxBackward0", "clamp_max_tie",
            lambda T, x: T.clamp_max(x, x.reshape(-1)[2].item()), [(5,), (3, 4), ((3, 4), "T")],
            dtypes=NUM),
+    # tensor bounds: the Tensor overloads (ClampBackward0, ClampMin/MaxBackward1), whose
+    # bounds get gradients (where min > max the result is max, and only max's gradient)
+    OpInfo("ClampBackward0", "clamp_tensor_bounds", lambda T, x, lo, hi: x.clamp(lo, hi),
+           [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), (3, 1)), ((), (), ()),
+            (((3, 4), "T"), (3, 4), ()), ((2, 3, 4), (3, 4), (4,)), ((0, 3), (3,), (3,)),
+            ((3, 4), (5,), (4,))], dtypes=NUM),
+    b("ClampBackward0", "clamp_tensor_min", lambda T, x, lo: T.clamp(x, min=lo), dtypes=NUM),
+    b("ClampBackward0", "clamp_tensor_max_", lambda T, x, hi: x.clone().clamp_(max=hi),
+      dtypes=FLOATS),
+    b("ClampMinBackward1", "clamp_min_tensor", lambda T, x, lo: x.clamp_min(lo), dtypes=NUM),
+    b("ClampMaxBackward1", "clamp_max_tensor", lambda T, x, hi: T.clamp_max(x, hi), dtypes=NUM),
+    b("ClampMinBackward1", "clamp_min_tensor_", lambda T, x, lo: x.clone().clamp_min_(lo),
+      dtypes=FLOATS),
     # float16 rsqrt: torch rounds sqrt to half first for the elements after the last whole
     # 32-wide vector (all of a small tensor), not reproduced
     u("RsqrtBackward0", "rsqrt", lambda T, x: x.rsqrt(), domain=(0.1, 4.0), dtypes=DTYPES,

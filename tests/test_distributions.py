@@ -279,11 +279,8 @@ def _autograd(t):
     return doctensor.autograd if isinstance(t, doctensor.Tensor) else torch.autograd
 
 
-# Known differences of doctensor's core ops, each pinned by a strict xfail test below:
-# (case, property) pairs left out of test_properties ...
-CLAMP_NAME = "doctensor names clamp with a tensor bound ClampBackward1 (torch: ClampBackward0)"
-KNOWN = {("binomial", "mode"): CLAMP_NAME, ("binomial_logits", "mode"): CLAMP_NAME}
-# ... and cases whose values are compared within tolerance but not by their printed form
+# A known difference of doctensor's core ops: cases whose values are compared within
+# tolerance but not by their printed form
 BCE_ROUNDING = ("doctensor's binary_cross_entropy_with_logits rounds an ulp or two away from "
                 "torch's kernel")
 REPRS_DIFFER = {"geometric": BCE_ROUNDING, "continuous_bernoulli": BCE_ROUNDING}
@@ -296,17 +293,12 @@ def test_properties(case):
 
     def scenario(T):
         d, params = make(T)
-        out = _properties(d, value(T))
-        for known_case, key in KNOWN:
-            if known_case == case:
-                del out[key]
-        return out
+        return _properties(d, value(T))
 
     same(scenario, rtol=RTOL.get(case), reprs=case not in REPRS_DIFFER)
 
 
-@pytest.mark.xfail(strict=True, reason=CLAMP_NAME)
-def test_known_clamp_tensor_bound_name():
+def test_clamp_tensor_bound_name():
     same(lambda T: T.tensor([1.0, 2.0], requires_grad=True).clamp(max=T.tensor([1.5, 1.5])))
 
 

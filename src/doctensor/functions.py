@@ -363,11 +363,11 @@ def sgn(input):
 
 
 def clamp_min(input, min):
-    return apply(P.clamp_min, input, min=min)
+    return P.clamp_min_any(input, min)
 
 
 def clamp_max(input, max):
-    return apply(P.clamp_max, input, max=max)
+    return P.clamp_max_any(input, max)
 
 
 def fmod(input, other):

@@ -851,16 +851,16 @@ class Tensor(TensorBase):
     clip_ = clamp_
 
     def clamp_min(self, min):
-        return apply(P.clamp_min, self, min=min)
+        return P.clamp_min_any(self, min)
 
     def clamp_min_(self, min):
-        return apply_(P.clamp_min, self, min=min)
+        return P.clamp_min_any(self, min, in_place=True)
 
     def clamp_max(self, max):
-        return apply(P.clamp_max, self, max=max)
+        return P.clamp_max_any(self, max)
 
     def clamp_max_(self, max):
-        return apply_(P.clamp_max, self, max=max)
+        return P.clamp_max_any(self, max, in_place=True)
 
     def fmod(self, other):
         return apply(P.fmod, self, other)

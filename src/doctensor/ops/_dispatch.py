@@ -182,6 +182,7 @@ def _operands(op, args, attrs):
         return None, [a._data if isinstance(a, TensorBase) else a for a in args]
     kept = op.unpromoted
     promoted = args if not kept else [a for a, n in zip(args, op.inputs) if n not in kept]
+    promoted = [a for a in promoted if a is not None]  # (an optional input not given)
     if op.scalars:
         promoted = tuple(promoted) + tuple(attrs[k] for k in op.scalars
                                            if attrs.get(k) is not None)
@@ -190,8 +191,8 @@ def _operands(op, args, attrs):
         dt = get_default_dtype()
     first = next(a for a in args if isinstance(a, TensorBase))
     if not kept:
-        return dt, [_to_array(a, dt, first) for a in args]
-    return dt, [a._data if n in kept else _to_array(a, dt, first)
+        return dt, [None if a is None else _to_array(a, dt, first) for a in args]
+    return dt, [a._data if n in kept else None if a is None else _to_array(a, dt, first)
                 for a, n in zip(args, op.inputs)]
 
 

@@ -782,10 +782,86 @@ def clamp_backward(ctx, grad):
 
 
 def clamp_tensor(t, min=None, max=None, in_place=False):
-    """``clamp`` / ``clamp_`` with at least one bound (torch's refusal otherwise)."""
+    """``clamp`` / ``clamp_`` with at least one bound (torch's refusal otherwise); bounds that
+    are tensors take the Tensor overload (its own node; the bounds get gradients)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    return (apply_ if in_place else apply)(clamp, t, min=min, max=max)
+    run = apply_ if in_place else apply
+    if isinstance(min, TensorBase) or isinstance(max, TensorBase):
+        if not all(b is None or isinstance(b, TensorBase) for b in (min, max)):
+            raise TypeError("clamp() received an invalid combination of arguments: a tensor "
+                            "bound and a number bound (torch takes two tensors or two "
+                            "numbers)")
+        return run(clamp_bounds, t, min, max)
+    return run(clamp, t, min=min, max=max)
+
+
+# -- clamp with tensor bounds (torch's clamp.Tensor overloads) ------------------------------------
+
+def _clamp_both(xp, a, lo, hi):
+    """(a bound that is not given is None)"""
+    if lo is not None:
+        a = xp.maximum(a, lo)
+    return a if hi is None else xp.minimum(a, hi)
+
+
+clamp_bounds = declare("clamp", "ClampBackward0", ("self", "min", "max"), kind="pointwise",
+                       check=_NO_COMPLEX_CLAMP,
+                       saves=dict.fromkeys(("self", "min", "max"), ("self", "min", "max")))(
+    _clamp_both)
+
+
+@clamp_bounds.def_backward
+def clamp_bounds_backward(ctx, grad):
+    """torch's clamp_backward_min_max: where min > max the result is max, and only max gets
+    the gradient."""
+    n, x = ctx.needs_input_grad, ctx.self
+    lo, hi = ctx.min, ctx.max
+    if lo is not None and hi is not None:
+        return (where_tensor((x >= lo).logical_and(x <= hi), grad, 0) if n[0] else None,
+                where_tensor((x < lo).logical_and(lo < hi), grad, 0) if n[1] else None,
+                where_tensor((x > hi).logical_or(hi < lo), grad, 0) if n[2] else None)
+    if lo is not None:
+        return (where_tensor(x >= lo, grad, 0) if n[0] else None,
+                where_tensor(x < lo, grad, 0) if n[1] else None, None)
+    return (where_tensor(x <= hi, grad, 0) if n[0] else None, None,
+            where_tensor(x > hi, grad, 0) if n[2] else None)
+
+
+def _one_bound(name, ufunc, keep, give):
+    """clamp_min/clamp_max's Tensor overload: node ``Clamp{Min,Max}Backward1``; ``self`` gets
+    the gradient where ``keep(self, bound)``, the bound where ``give(self, bound)``."""
+    op = declare(name, f"{name.title().replace('_', '')}Backward1", ("self", name[6:]),
+                 kind="pointwise", check=_NO_COMPLEX_CLAMP,
+                 saves=dict.fromkeys(("self", name[6:]), ("self", name[6:])))(
+        lambda xp, a, b: getattr(xp, ufunc)(a, b))
+
+    @op.def_backward
+    def one_bound_backward(ctx, grad):
+        n, x, b = ctx.needs_input_grad, ctx.self, getattr(ctx, name[6:])
+        return (where_tensor(keep(x, b), grad, 0) if n[0] else None,
+                where_tensor(give(x, b), grad, 0) if n[1] else None)
+    return op
+
+
+clamp_min_bound = _one_bound("clamp_min", "maximum", lambda x, b: x >= b, lambda x, b: x < b)
+clamp_max_bound = _one_bound("clamp_max", "minimum", lambda x, b: x <= b, lambda x, b: x > b)
+
+
+def clamp_min_any(t, min, in_place=False):
+    """``clamp_min``: the Tensor overload for a tensor bound, else the Scalar one."""
+    tensor = isinstance(min, TensorBase)
+    return (apply_ if in_place else apply)(clamp_min_bound if tensor else clamp_min, t,
+                                           *((min,) if tensor else ()),
+                                           **({} if tensor else {"min": min}))
+
+
+def clamp_max_any(t, max, in_place=False):
+    """``clamp_max``: the Tensor overload for a tensor bound, else the Scalar one."""
+    tensor = isinstance(max, TensorBase)
+    return (apply_ if in_place else apply)(clamp_max_bound if tensor else clamp_max, t,
+                                           *((max,) if tensor else ()),
+                                           **({} if tensor else {"max": max}))
 
 
 @declare("clamp_min", "ClampMinBackward0", kind="pointwise", scalars=("min",),
