@@ -363,11 +363,11 @@ def sgn(input):
 
 
 def clamp_min(input, min):
-    return P.clamp_min_any(input, min)
+    return P.clamp_one_bound(input, "min", min)
 
 
 def clamp_max(input, max):
-    return P.clamp_max_any(input, max)
+    return P.clamp_one_bound(input, "max", max)
 
 
 def fmod(input, other):

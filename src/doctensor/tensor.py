@@ -851,16 +851,16 @@ class Tensor(TensorBase):
     clip_ = clamp_
 
     def clamp_min(self, min):
-        return P.clamp_min_any(self, min)
+        return P.clamp_one_bound(self, "min", min)
 
     def clamp_min_(self, min):
-        return P.clamp_min_any(self, min, in_place=True)
+        return P.clamp_one_bound(self, "min", min, in_place=True)
 
     def clamp_max(self, max):
-        return P.clamp_max_any(self, max)
+        return P.clamp_one_bound(self, "max", max)
 
     def clamp_max_(self, max):
-        return P.clamp_max_any(self, max, in_place=True)
+        return P.clamp_one_bound(self, "max", max, in_place=True)
 
     def fmod(self, other):
         return apply(P.fmod, self, other)

@@ -828,40 +828,35 @@ def clamp_bounds_backward(ctx, grad):
             where_tensor(x > hi, grad, 0) if n[2] else None)
 
 
-def _one_bound(name, ufunc, keep, give):
-    """clamp_min/clamp_max's Tensor overload: node ``Clamp{Min,Max}Backward1``; ``self`` gets
+def _one_bound(bound, grad_fn, ufunc, keep, give):
+    """clamp_min's or clamp_max's Tensor overload (``bound``: "min" or "max"); ``self`` gets
     the gradient where ``keep(self, bound)``, the bound where ``give(self, bound)``."""
-    op = declare(name, f"{name.title().replace('_', '')}Backward1", ("self", name[6:]),
-                 kind="pointwise", check=_NO_COMPLEX_CLAMP,
-                 saves=dict.fromkeys(("self", name[6:]), ("self", name[6:])))(
+    op = declare("clamp_" + bound, grad_fn, ("self", bound), kind="pointwise",
+                 check=_NO_COMPLEX_CLAMP,
+                 saves=dict.fromkeys(("self", bound), ("self", bound)))(
         lambda xp, a, b: getattr(xp, ufunc)(a, b))
 
     @op.def_backward
     def one_bound_backward(ctx, grad):
-        n, x, b = ctx.needs_input_grad, ctx.self, getattr(ctx, name[6:])
+        n, x, b = ctx.needs_input_grad, ctx.self, getattr(ctx, bound)
         return (where_tensor(keep(x, b), grad, 0) if n[0] else None,
                 where_tensor(give(x, b), grad, 0) if n[1] else None)
     return op
 
 
-clamp_min_bound = _one_bound("clamp_min", "maximum", lambda x, b: x >= b, lambda x, b: x < b)
-clamp_max_bound = _one_bound("clamp_max", "minimum", lambda x, b: x <= b, lambda x, b: x > b)
+clamp_min_bound = _one_bound("min", "ClampMinBackward1", "maximum", lambda x, b: x >= b,
+                             lambda x, b: x < b)
+clamp_max_bound = _one_bound("max", "ClampMaxBackward1", "minimum", lambda x, b: x <= b,
+                             lambda x, b: x > b)
 
 
-def clamp_min_any(t, min, in_place=False):
-    """``clamp_min``: the Tensor overload for a tensor bound, else the Scalar one."""
-    tensor = isinstance(min, TensorBase)
-    return (apply_ if in_place else apply)(clamp_min_bound if tensor else clamp_min, t,
-                                           *((min,) if tensor else ()),
-                                           **({} if tensor else {"min": min}))
-
-
-def clamp_max_any(t, max, in_place=False):
-    """``clamp_max``: the Tensor overload for a tensor bound, else the Scalar one."""
-    tensor = isinstance(max, TensorBase)
-    return (apply_ if in_place else apply)(clamp_max_bound if tensor else clamp_max, t,
-                                           *((max,) if tensor else ()),
-                                           **({} if tensor else {"max": max}))
+def clamp_one_bound(t, name, bound, in_place=False):
+    """``clamp_min`` or ``clamp_max`` (``name``): the Tensor overload for a tensor bound, else
+    the Scalar one."""
+    run = apply_ if in_place else apply
+    if isinstance(bound, TensorBase):
+        return run(clamp_min_bound if name == "min" else clamp_max_bound, t, bound)
+    return run(clamp_min if name == "min" else clamp_max, t, **{name: bound})
 
 
 @declare("clamp_min", "ClampMinBackward0", kind="pointwise", scalars=("min",),
