@@ -275,3 +275,14 @@ def test_take_saves_self_and_put_saves_source():
                 errors.append(str(e))
         return names, errors
     same_outcome(scenario)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.tensor(2.0).narrow_copy(0, 0, 1),
+    lambda T: T.ones(3).narrow_copy(0, 0, -1),
+    lambda T: T.ones(3).narrow(0, 0, -1),
+    lambda T: T.ones(3).narrow_copy(0, -4, 1),
+], ids=["0-d", "negative_length", "narrow_negative_length", "start_out_of_range"])
+def test_narrow_copy_checks_as_narrow(call):
+    """narrow_copy shares narrow's checks; a negative length is an overrun for it."""
+    same_outcome(call)

@@ -29,6 +29,7 @@ from .views import (
     check_as_strided,
     diagonal,
     expand_to,
+    narrow_start,
     reshape,
     select,
     slice_,
@@ -702,17 +703,9 @@ def narrow_copy_backward(ctx, grad):
 
 def narrow_copy(t, dim, start, length):
     """``narrow``'s elements as a new contiguous tensor."""
-    d = S.wrap_dim(dim, t._data.ndim)
-    size = t._data.shape[d]
-    if not -size <= start <= size:
-        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
-                         f"but got {start})")
-    if start < 0:
-        start += size
-    if start + length > size:
-        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
-                           f"({size}).")
-    return apply(_narrow_copy, t, dim=d, start=start, length=length)
+    start = narrow_start(t, dim, start, length, copy=True)
+    return apply(_narrow_copy, t, dim=S.wrap_dim(dim, t._data.ndim), start=start,
+                 length=length)
 
 
 # -- masked_scatter ------------------------------------------------------------------------------

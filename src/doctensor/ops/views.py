@@ -22,7 +22,7 @@ from ._registry import declare, view_op
 __all__ = ["view", "reshape", "expand", "expand_to", "squeeze", "unsqueeze", "narrow", "flatten",
            "unflatten", "movedim", "transpose", "permute", "reverse_dims", "matrix_transpose",
            "select", "slice_", "diagonal", "as_strided", "check_as_strided", "alias_view",
-           "unsafe_view", "resize_"]
+           "unsafe_view", "resize_", "narrow_start"]
 
 
 def _size_args(size):
@@ -342,12 +342,12 @@ def slice_(shape, strides, offset, dim, start, end, step):
     return shape, strides, new_offset
 
 
-def narrow(t, dim, start, length):
-    """The ``length`` elements from ``start`` along ``dim``: a slice view (torch's checks, in
-    torch's order)."""
+def narrow_start(t, dim, start, length, copy=False):
+    """``start`` made non-negative after narrow's checks, in torch's order (``copy``:
+    narrow_copy's, which reports a negative length as an overrun)."""
     if t._data.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    if length < 0:
+    if length < 0 and not copy:
         raise RuntimeError("narrow(): length must be non-negative.")
     size = t.size(dim)
     if not -size <= start <= size:
@@ -355,9 +355,15 @@ def narrow(t, dim, start, length):
                          f"but got {start})")
     if start < 0:
         start += size
-    if start + length > size:
+    if length < 0 or start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
+    return start
+
+
+def narrow(t, dim, start, length):
+    """The ``length`` elements from ``start`` along ``dim``: a slice view."""
+    start = narrow_start(t, dim, start, length)
     return apply(slice_, t, dim=dim, start=start, end=start + length, step=1)
 
 
