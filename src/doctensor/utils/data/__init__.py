@@ -6,14 +6,32 @@ shuffles the same way and leaves the generator in the same state: each pass over
 and a ``RandomSampler`` then draws the seed of the generator its permutation comes from.
 Worker processes are emulated in this process, each with torch's generator states (Note
 [emulated workers]).  The modules are torch's: ``dataset``, ``sampler``, ``dataloader``,
-``distributed`` and ``_utils``.  The deprecated DataPipes (``IterDataPipe`` and its graph
-tools) are left out.
+``distributed`` and ``_utils``; the DataPipes (``IterDataPipe``, ``MapDataPipe``, their
+decorators) live in ``datapipes``, their graph tools in ``graph`` and ``graph_settings``.
 """
 
-from . import _utils, dataloader, dataset, distributed, sampler  # noqa: F401  (torch.utils.data._utils)
+from . import (  # noqa: F401  (torch.utils.data._utils, .graph, ...)
+    _utils,
+    dataloader,
+    datapipes,
+    dataset,
+    distributed,
+    graph,
+    graph_settings,
+    sampler,
+)
 from ._utils.collate import default_collate, default_convert
 from ._utils.worker import WorkerInfo, _numpy_seed, get_worker_info  # noqa: F401
 from .dataloader import DataLoader
+from .datapipes._decorator import (
+    argument_validation,
+    functional_datapipe,
+    guaranteed_datapipes_determinism,
+    non_deterministic,
+    runtime_validation,
+    runtime_validation_disabled,
+)
+from .datapipes.datapipe import DataChunk, DFIterDataPipe, IterDataPipe, MapDataPipe
 from .dataset import (
     ChainDataset,
     ConcatDataset,
@@ -38,4 +56,7 @@ __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "Conca
            "ChainDataset", "Subset", "random_split", "Sampler", "SequentialSampler",
            "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler",
            "DistributedSampler", "DataLoader", "default_collate", "default_convert",
-           "get_worker_info", "WorkerInfo", "dataset", "sampler", "dataloader", "distributed"]
+           "get_worker_info", "WorkerInfo", "dataset", "sampler", "dataloader", "distributed",
+           "IterDataPipe", "MapDataPipe", "DFIterDataPipe", "DataChunk", "functional_datapipe",
+           "guaranteed_datapipes_determinism", "non_deterministic", "argument_validation",
+           "runtime_validation", "runtime_validation_disabled"]

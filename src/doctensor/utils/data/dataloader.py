@@ -7,8 +7,15 @@ import warnings
 
 import doctensor as torch
 
+from . import graph_settings
 from ._utils.collate import default_collate, default_convert
-from ._utils.worker import _Worker, get_worker_info
+from ._utils.worker import _seeded, _Worker, get_worker_info
+from .datapipes.datapipe import (
+    IterDataPipe,
+    MapDataPipe,
+    _IterDataPipeSerializationWrapper,
+    _MapDataPipeSerializationWrapper,
+)
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, _draw_seed
 
@@ -35,6 +42,10 @@ class DataLoader:
     workers]): batches, their order and every random number are torch's.  ``pin_memory``
     pins nothing (torch's warning when no accelerator is found); ``timeout`` and
     ``multiprocessing_context`` are checked and kept.
+
+    A DataPipe is kept wrapped (torch's ``_IterDataPipeSerializationWrapper``); for an
+    ``IterDataPipe``, ``shuffle`` turns its shufflers on or off (Note [DataPipes in a
+    DataLoader]).
     """
 
     _FIXED = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset",
@@ -65,6 +76,10 @@ class DataLoader:
                              f"loading (num_workers > 0), but got num_workers={num_workers}")
         iterable = isinstance(dataset, IterableDataset)
         if iterable:
+            if isinstance(dataset, IterDataPipe):
+                if shuffle is not None:  # (torch drops the pipe returned: see the Note)
+                    graph_settings.apply_shuffle_settings(dataset, shuffle=shuffle)
+                shuffle = None
             _check_iterable_options(shuffle, sampler, batch_sampler)
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
@@ -83,7 +98,7 @@ class DataLoader:
                        else SequentialSampler(dataset))
         if batch_size is not None and batch_sampler is None:
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
-        self.dataset, self.batch_size, self.drop_last = dataset, batch_size, drop_last
+        self.dataset, self.batch_size, self.drop_last = _wrapped(dataset), batch_size, drop_last
         self.sampler, self.batch_sampler, self.generator = sampler, batch_sampler, generator
         self.num_workers, self.prefetch_factor = num_workers, prefetch_factor
         self.pin_memory, self.pin_memory_device = pin_memory, pin_memory_device
@@ -125,6 +140,29 @@ class DataLoader:
         if self.batch_size is None:
             return length
         return length // self.batch_size if self.drop_last else -(-length // self.batch_size)
+
+
+# Note [DataPipes in a DataLoader]: as in torch, a DataLoader given an IterDataPipe
+#   - at construction, with ``shuffle`` not None, calls ``apply_shuffle_settings`` on the
+#     pipe: its shufflers are switched on or off in place (when it has none and shuffle is
+#     True, torch warns and builds a shuffled pipe it then does not use: nothing shuffles);
+#   - at each pass draws a shared seed from the loader's generator before the base seed and
+#     seeds every shuffler of the pipe from a generator seeded with it
+#     (``apply_random_seed``), then shards it as instance 0 of 1 (one process);
+#   - with workers: each worker, once its generators are seeded, seeds its copy of the pipe
+#     the same way (so all workers shuffle alike) and shards it as instance ``id`` of
+#     ``num_workers``, before ``worker_init_fn``; the pass then draws one more shared seed
+#     for the main process's pipe, and a persistent worker gets each later pass's one.
+# A MapDataPipe is only sharded.
+
+
+def _wrapped(dataset):
+    """What a ``DataLoader`` keeps of its dataset: a DataPipe in torch's wrapper."""
+    if isinstance(dataset, IterDataPipe):
+        return _IterDataPipeSerializationWrapper(dataset)
+    if isinstance(dataset, MapDataPipe):
+        return _MapDataPipeSerializationWrapper(dataset)
+    return dataset
 
 
 def _check_iterable_options(shuffle, sampler, batch_sampler):
@@ -190,14 +228,26 @@ class _Pass:
             warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
                           "then device pinned memory won't be used.", stacklevel=3)
         self.loader = loader
+        dataset = loader.dataset
+        self.pipe = isinstance(dataset, IterDataPipe)
+        shared_seed = _draw_seed(loader.generator) if self.pipe else None
+        if self.pipe:
+            graph_settings.apply_random_seed(dataset, _seeded(shared_seed))
         base_seed = _draw_seed(loader.generator)  # drawn by every pass, workers or not
         _check_worker_count(loader.num_workers)
-        self.workers = [_Worker(loader, w, base_seed) for w in range(loader.num_workers)]
-        self.restart()
+        if isinstance(dataset, (IterDataPipe, MapDataPipe)) and not loader.num_workers:
+            graph_settings.apply_sharding(dataset, 1, 0)
+        self.workers = [_Worker(loader, w, base_seed, shared_seed)
+                        for w in range(loader.num_workers)]
+        self.restart(first=True)
 
-    def restart(self):
+    def restart(self, first=False):
         """Start a pass (persistent workers: the next one, with the same workers)."""
         loader = self.loader
+        if self.pipe and self.workers:  # a new shared seed (Note [DataPipes in a DataLoader])
+            seed = _draw_seed(loader.generator)
+            for dataset in [loader.dataset] + [w.dataset for w in self.workers if not first]:
+                graph_settings.apply_random_seed(dataset, _seeded(seed))
         self.indices = iter(loader._index_sampler)
         self.yielded, self.len_called = 0, loader._IterableDataset_len_called
         self.active = [True] * len(self.workers)

@@ -58,6 +58,25 @@ def _numpy_seed(base_seed, worker_id):
     return words
 
 
+def _seeded(seed):
+    """A new ``Generator`` seeded with ``seed`` (what a DataPipe's seeds are drawn from)."""
+    generator = torch.Generator()
+    generator.manual_seed(seed)
+    return generator
+
+
+def _set_up_datapipe(dataset, shared_seed, worker_id, num_workers):
+    """A worker's copy of a DataPipe: seeded with the shared seed (an ``IterDataPipe``) and
+    sharded as instance ``worker_id`` (Note [DataPipes in a DataLoader])."""
+    from .. import graph_settings  # (here: the DataPipe modules import this package)
+    from ..datapipes.datapipe import IterDataPipe, MapDataPipe
+
+    if isinstance(dataset, IterDataPipe):
+        graph_settings.apply_random_seed(dataset, _seeded(shared_seed))
+    if isinstance(dataset, (IterDataPipe, MapDataPipe)):
+        graph_settings.apply_sharding(dataset, num_workers, worker_id)
+
+
 def _forked(dataset):
     """A worker's own copy of ``dataset`` (Note [emulated workers])."""
     try:
@@ -80,7 +99,7 @@ class _Worker:
     cannot be deep-copied is shared, so what its worker changes in it, the others see.
     """
 
-    def __init__(self, loader, worker_id, base_seed):
+    def __init__(self, loader, worker_id, base_seed, shared_seed=None):
         self.dataset = _forked(loader.dataset)
         self.info = WorkerInfo(worker_id, loader.num_workers, base_seed + worker_id,
                                self.dataset)
@@ -89,6 +108,7 @@ class _Worker:
             random.seed(self.info.seed)
             torch.manual_seed(self.info.seed)
             np.random.seed(_numpy_seed(base_seed, worker_id))
+            _set_up_datapipe(self.dataset, shared_seed, worker_id, loader.num_workers)
             if loader.worker_init_fn is not None:
                 loader.worker_init_fn(worker_id)
 

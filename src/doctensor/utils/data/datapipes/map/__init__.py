@@ -1,0 +1,10 @@
+"""``torch.utils.data.datapipes.map``: the map-style DataPipes, by their short names."""
+
+from .callable import MapperMapDataPipe as Mapper
+from .combinatorics import ShufflerIterDataPipe as Shuffler
+from .combining import ConcaterMapDataPipe as Concater
+from .combining import ZipperMapDataPipe as Zipper
+from .grouping import BatcherMapDataPipe as Batcher
+from .utils import SequenceWrapperMapDataPipe as SequenceWrapper
+
+__all__ = ["Batcher", "Concater", "Mapper", "SequenceWrapper", "Shuffler", "Zipper"]
