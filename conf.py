@@ -84,7 +84,8 @@ suppress_warnings = ["config.cache"]  # sphinx_gallery_conf holds callables
 
 # --- the examples -------------------------------------------------------------------------
 doctensor_fingerprint = outputcheck.fingerprint(  # a change re-runs every example
-    ROOT / "src" / "doctensor", *sorted((ROOT / "gallery").glob("_*.py")))
+    ROOT / "src" / "doctensor", *sorted((ROOT / "gallery").glob("_*.py")),
+    *sorted((ROOT / "gallery" / "data").iterdir()))
 doctensor_device = outputcheck.describe_device()
 sphinx_gallery_conf = {
     "examples_dirs": "../gallery",  # relative to docs/

@@ -78,8 +78,9 @@ def census(session):
 def bench(session):
     """Benchmarks: doctensor vs torch 2.13 vs raw NumPy (a printed table; never fails on a MISS).
 
-    Arguments go to ``python -m benchmarks``: workload groups (W1 W2 W3 W4 RNG MEM DOCS),
-    ``--quick``, ``--docs`` (time the Sphinx build too), ``--steps N``; e.g.
+    Arguments go to ``python -m benchmarks``: workload groups (W1 .. W6 RNG RED MEM DOCS),
+    ``--quick``, ``--cpu`` (process CPU time, one thread each: for a loaded machine),
+    ``--docs`` (time the Sphinx build too), ``--steps N``; e.g.
     ``nox -s bench -- W1 W3 --quick``.
     """
     docs = "--docs" in session.posargs or any(a.upper() == "DOCS" for a in session.posargs)

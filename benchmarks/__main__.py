@@ -5,7 +5,7 @@ import sys
 
 from . import docs_build, harness, memory, workloads
 
-GROUPS = ("W1", "W2", "W3", "W4", "RNG", "RED", "MEM", "DOCS")
+GROUPS = ("W1", "W2", "W3", "W4", "W5", "W6", "RNG", "RED", "MEM", "DOCS")
 
 
 def parse(argv):
@@ -19,6 +19,9 @@ def parse(argv):
                         help="fewer and shorter rounds, 200 memory steps: a rough table fast")
     parser.add_argument("--smoke", action="store_true",
                         help="tiny sizes, one round: checks that the harness runs (the test)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time by CPU time with one thread everywhere (torch, BLAS): "
+                             "ratios of work that a busy machine barely skews")
     parser.add_argument("--docs", action="store_true",
                         help="also time the docs build (clean and no-change; slow)")
     parser.add_argument("--steps", type=int, default=None,
@@ -45,6 +48,15 @@ def main(argv=None):
     steps = args.steps or steps
 
     libs = harness.import_libs()
+    restore = harness.use_cpu_time(libs) if args.cpu else None
+    try:
+        return _run(args, groups, libs, sizes, settings, steps)
+    finally:
+        if restore is not None:
+            restore()
+
+
+def _run(args, groups, libs, sizes, settings, steps):
     print("doctensor benchmarks (issue 8)")
     print("\n".join(harness.machine_lines(libs)))
     print(harness.load_line("before"), flush=True)
@@ -56,7 +68,8 @@ def main(argv=None):
         for case in cases:
             print(f"  timing: {case.name} ...", file=sys.stderr, flush=True)
             results.append(harness.run_case(case, libs, settings, overhead))
-        print(f"\nTimes per step: medians over {settings.min_rounds}-{settings.rounds} "
+        clock = "CPU time, one thread" if args.cpu else "Times"
+        print(f"\n{clock} per step: medians over {settings.min_rounds}-{settings.rounds} "
               "interleaved rounds after a warm-up step; harness call overhead "
               f"{overhead * 1e9:.0f} ns subtracted. dt/torch and np/torch are ratios of "
               "medians;\nresult compares dt/torch with the issue's target; noise is the "

@@ -68,12 +68,38 @@ def _reason(exc):
 # --- timing --------------------------------------------------------------------------------
 
 
+CLOCK = {"now": time.perf_counter}  # what _time_batch reads: wall-clock time, or CPU time
+
+
 def _time_batch(step, state, n):
     gc.collect()  # each batch starts from the same heap, the garbage of the last one gone
-    t0 = time.perf_counter()
+    now = CLOCK["now"]
+    t0 = now()
     for _ in range(n):
         step(state)
-    return (time.perf_counter() - t0) / n
+    return (now() - t0) / n
+
+
+def use_cpu_time(libs):
+    """``--cpu``: time by this process's CPU time (summed over its threads), with torch's
+    intra-op pool and every BLAS/OpenMP pool at one thread, so that a busy machine (other
+    processes, threads spinning while they wait for a core) barely moves the ratios.  Returns
+    a function that puts the clock and the thread counts back."""
+    from threadpoolctl import threadpool_limits
+
+    torch = libs.get("torch")
+    torch_threads = None if isinstance(torch, str) else torch.get_num_threads()
+    if torch_threads is not None:
+        torch.set_num_threads(1)
+    limits = threadpool_limits(1)
+    CLOCK["now"] = time.process_time
+
+    def restore():
+        CLOCK["now"] = time.perf_counter
+        limits.restore_original_limits()
+        if torch_threads is not None:
+            torch.set_num_threads(torch_threads)
+    return restore
 
 
 def _empty_step(state):
@@ -267,6 +293,10 @@ def load_line(when):
     return line
 
 
+def _threads_note():
+    return "one: --cpu" if CLOCK["now"] is time.process_time else "left at the default"
+
+
 def machine_lines(libs):
     import platform
 
@@ -280,7 +310,7 @@ def machine_lines(libs):
         blas = [part.split("=")[1] for part in torch.__config__.show().split(",")
                 if "BLAS_INFO=" in part]
         lines.append(f"torch threads: {torch.get_num_threads()} intra-op, "
-                     f"{torch.get_num_interop_threads()} inter-op (left at the default); "
+                     f"{torch.get_num_interop_threads()} inter-op ({_threads_note()}); "
                      f"BLAS {''.join(blas) or '?'}")
     lines.append("NumPy (and doctensor) BLAS: " + _numpy_blas())
     return lines

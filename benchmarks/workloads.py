@@ -41,6 +41,8 @@ class Sizes:
     big: int = 10_000_000  # W3
     chain: int = 1000  # W4: ops in the chain ...
     chain_width: int = 100  # ... on this many elements
+    lenet_batch: int = 64  # W5
+    lstm: tuple = (35, 20, 128)  # W6: sequence length, batch, hidden (and input) size
     rng: int = 1_000_000  # the random generator
     mem_batch: int = 1024  # peak memory of W2
     reduce_side: int = 1000  # RED: sum(dim) of a square matrix
@@ -48,7 +50,7 @@ class Sizes:
 
 FULL = Sizes()
 SMOKE = Sizes(small=10, mlp_batches=(2, 4), big=1000, chain=10, chain_width=10, rng=1000,
-              mem_batch=4, reduce_side=10)
+              mem_batch=4, reduce_side=10, lenet_batch=2, lstm=(3, 2, 8))
 
 
 def _arrays(*shapes, seed=0):
@@ -238,6 +240,189 @@ def np_chain_step(state):
     return s, grad
 
 
+# --- W5: a LeNet-style CNN, one SGD training step --------------------------------------------
+
+
+def lenet_setup(lib, batch):
+    """LeNet-5 on 28x28 inputs: conv 5x5 (padded) + pool, conv 5x5 + pool, three linears."""
+    nn = lib.nn
+    lib.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(1, 6, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                          nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(),
+                          nn.Linear(84, 10))
+    optimizer = lib.optim.SGD(model.parameters(), lr=0.01)
+    images, labels = _mnist_like(batch)
+    return lib, model, optimizer, lib.tensor(images), lib.tensor(labels)
+
+
+def np_lenet_setup(np_, batch):
+    """The same shapes, torch's uniform(+-1/sqrt(fan_in)) initialisation."""
+    rng = np.random.default_rng(0)
+    params = []
+    for shape in ((6, 1, 5, 5), (16, 6, 5, 5), (120, 400), (84, 120), (10, 84)):
+        bound = 1 / np.sqrt(np.prod(shape[1:]))
+        params.append(rng.uniform(-bound, bound, shape).astype(np.float32))
+        params.append(rng.uniform(-bound, bound, shape[0]).astype(np.float32))
+    images, labels = _mnist_like(batch)
+    return params, images, labels
+
+
+def _conv(x, w, b):
+    """A valid convolution (square kernel) by im2col: the output and the column matrix."""
+    n, c, h, wd = x.shape
+    k = w.shape[-1]
+    cols = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))
+    oh, ow = h - k + 1, wd - k + 1
+    cols = cols.transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, c * k * k)
+    out = cols @ w.reshape(len(w), -1).T + b
+    return out.reshape(n, oh, ow, -1).transpose(0, 3, 1, 2), cols
+
+
+def _conv_input_grad(g, w, shape):
+    """The gradient of a valid convolution's input (col2im: each kernel tap adds a slice)."""
+    n, oc, oh, ow = g.shape
+    k = w.shape[-1]
+    taps = (g.transpose(0, 2, 3, 1).reshape(-1, oc) @ w.reshape(oc, -1)).reshape(
+        n, oh, ow, shape[1], k, k)
+    grad = np.zeros(shape, np.float32)
+    for i in range(k):
+        for j in range(k):
+            grad[:, :, i:i + oh, j:j + ow] += taps[..., i, j].transpose(0, 3, 1, 2)
+    return grad
+
+
+def _pool(x):
+    """2x2 max pooling and the mask of each window's maximum."""
+    n, c, h, w = x.shape
+    win = x.reshape(n, c, h // 2, 2, w // 2, 2)
+    out = win.max(axis=(3, 5))
+    return out, win == out[:, :, :, None, :, None]
+
+
+def _unpool(g, mask):
+    return (mask * g[:, :, :, None, :, None]).reshape(
+        mask.shape[0], mask.shape[1], mask.shape[2] * 2, mask.shape[4] * 2)
+
+
+def np_lenet_step(state, lr=0.01):
+    params, images, labels = state
+    cw1, cb1, cw2, cb2, w1, b1, w2, b2, w3, b3 = params
+    n = images.shape[0]
+    rows = np.arange(n)
+    x = np.pad(images, ((0, 0), (0, 0), (2, 2), (2, 2)))
+    z1, cols1 = _conv(x, cw1, cb1)
+    p1, mask1 = _pool(np.maximum(z1, 0))
+    z2, cols2 = _conv(p1, cw2, cb2)
+    p2, mask2 = _pool(np.maximum(z2, 0))
+    f = p2.reshape(n, -1)
+    z3 = f @ w1.T + b1
+    h3 = np.maximum(z3, 0)
+    z4 = h3 @ w2.T + b2
+    h4 = np.maximum(z4, 0)
+    z5 = h4 @ w3.T + b3
+    shifted = z5 - z5.max(axis=1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    loss = -log_probs[rows, labels].mean()
+    # backward, by hand
+    g5 = np.exp(log_probs)
+    g5[rows, labels] -= 1
+    g5 /= n
+    g4 = g5 @ w3
+    g4[z4 <= 0] = 0
+    g3 = g4 @ w2
+    g3[z3 <= 0] = 0
+    gf = (g3 @ w1).reshape(p2.shape)
+    gz2 = _unpool(gf, mask2)
+    gz2[z2 <= 0] = 0
+    gp1 = _conv_input_grad(gz2, cw2, p1.shape)
+    gz1 = _unpool(gp1, mask1)
+    gz1[z1 <= 0] = 0
+    g2d = gz2.transpose(0, 2, 3, 1).reshape(-1, len(cw2))
+    g1d = gz1.transpose(0, 2, 3, 1).reshape(-1, len(cw1))
+    grads = ((g1d.T @ cols1).reshape(cw1.shape), g1d.sum(0),
+             (g2d.T @ cols2).reshape(cw2.shape), g2d.sum(0),
+             g3.T @ f, g3.sum(0), g4.T @ h3, g4.sum(0), g5.T @ h4, g5.sum(0))
+    for p, g in zip(params, grads, strict=True):
+        p -= lr * g
+    return loss
+
+
+# --- W6: a one-layer LSTM, forward + backward -----------------------------------------------
+
+
+def lstm_setup(lib, steps, batch, hidden):
+    """``nn.LSTM(hidden, hidden)`` on a (steps, batch, hidden) input; the loss is the outputs'
+    sum."""
+    lib.manual_seed(0)
+    model = lib.nn.LSTM(hidden, hidden)
+    (x,) = _tensors(lib, (steps, batch, hidden))
+    return model, x
+
+
+def lstm_step(state):
+    model, x = state
+    model.zero_grad()
+    out, _ = model(x)
+    loss = out.sum()
+    loss.backward()
+    return loss
+
+
+def np_lstm_setup(np_, steps, batch, hidden):
+    rng = np.random.default_rng(0)
+    bound = 1 / np.sqrt(hidden)
+    params = [rng.uniform(-bound, bound, shape).astype(np.float32)
+              for shape in ((4 * hidden, hidden), (4 * hidden, hidden), (4 * hidden,),
+                            (4 * hidden,))]
+    return params, _arrays((steps, batch, hidden))[0]
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def np_lstm_step(state):
+    (w_ih, w_hh, b_ih, b_hh), x = state
+    steps, batch, hidden = x.shape
+    h = np.zeros((batch, hidden), np.float32)
+    c = np.zeros_like(h)
+    pre = x @ w_ih.T + (b_ih + b_hh)  # the input's share of every step at once
+    saved, outs = [], []
+    for t in range(steps):
+        gates = pre[t] + h @ w_hh.T
+        i, f = _sigmoid(gates[:, :hidden]), _sigmoid(gates[:, hidden:2 * hidden])
+        g, o = np.tanh(gates[:, 2 * hidden:3 * hidden]), _sigmoid(gates[:, 3 * hidden:])
+        c_prev, h_prev = c, h
+        c = f * c + i * g
+        tanh_c = np.tanh(c)
+        h = o * tanh_c
+        saved.append((i, f, g, o, c_prev, h_prev, tanh_c))
+        outs.append(h)
+    loss = np.stack(outs).sum()
+    # backward through time, by hand (the loss's gradient is 1 at every output)
+    dh_next = np.zeros_like(h)
+    dc_next = np.zeros_like(c)
+    d_gates = np.empty((steps, batch, 4 * hidden), np.float32)
+    d_w_hh = np.zeros_like(w_hh)
+    for t in reversed(range(steps)):
+        i, f, g, o, c_prev, h_prev, tanh_c = saved[t]
+        dh = 1 + dh_next
+        dc = dc_next + dh * o * (1 - tanh_c * tanh_c)
+        d = d_gates[t]
+        d[:, :hidden] = dc * g * i * (1 - i)
+        d[:, hidden:2 * hidden] = dc * c_prev * f * (1 - f)
+        d[:, 2 * hidden:3 * hidden] = dc * i * (1 - g * g)
+        d[:, 3 * hidden:] = dh * tanh_c * o * (1 - o)
+        d_w_hh += d.T @ h_prev
+        dh_next = d @ w_hh
+        dc_next = dc * f
+    flat = d_gates.reshape(-1, 4 * hidden)
+    d_w_ih = flat.T @ x.reshape(-1, hidden)
+    d_b = flat.sum(0)
+    return loss, d_w_ih, d_w_hh, d_b
+
+
 # --- the random generator ------------------------------------------------------------------
 
 
@@ -331,6 +516,13 @@ def cases(sizes=FULL):
         Case("W4", f"W4 {s.chain:,}-op chain + backward", 0.5,
              Pair(p(chain_setup, width=s.chain_width, length=s.chain), chain_step),
              Pair(p(np_chain_setup, width=s.chain_width, length=s.chain), np_chain_step)),
+        Case("W5", f"W5 LeNet step, batch {s.lenet_batch}", 2.0,
+             Pair(p(lenet_setup, batch=s.lenet_batch), mlp_step),
+             Pair(p(np_lenet_setup, batch=s.lenet_batch), np_lenet_step), compare="loose"),
+        Case("W6", "W6 LSTM forward + backward", 2.0,
+             Pair(p(lstm_setup, steps=s.lstm[0], batch=s.lstm[1], hidden=s.lstm[2]), lstm_step),
+             Pair(p(np_lstm_setup, steps=s.lstm[0], batch=s.lstm[1], hidden=s.lstm[2]),
+                  np_lstm_step), compare="loose"),
         Case("RNG", f"randn, {s.rng:,} float32", 3.0,
              Pair(p(rng_setup, n=s.rng), randn_step), Pair(p(np_rng_setup, n=s.rng),
                                                            np_randn_step), compare="exact"),

@@ -50,3 +50,18 @@ def test_a_subset_runs_only_its_rows(capsys, group):
     out = capsys.readouterr().out
     assert f"{group.upper()} " in out
     assert "W3 forward" not in out and "W2 memory" not in out
+
+
+def test_cpu_time_mode_puts_the_clock_and_threads_back(capsys):
+    """``--cpu`` times by CPU time with one thread everywhere, and undoes that at the end."""
+    import time
+
+    import torch
+
+    threads = torch.get_num_threads()
+    assert bench.main(["--smoke", "--cpu", "W1"]) == 0
+    out = capsys.readouterr().out
+    assert "CPU time, one thread per step" in out
+    assert "torch threads: 1 intra-op" in out and "W1 add" in out
+    assert torch.get_num_threads() == threads
+    assert harness.CLOCK["now"] is time.perf_counter

@@ -294,10 +294,6 @@ def test_cell_errors(cls):
         same_outcome(case)
 
 
-@pytest.mark.xfail(strict=True, reason="doctensor's addmm words a dtype mismatch as mm does "
-                   "('expected m1 and m2 to have the same dtype, but got: double != float'); "
-                   "torch's addmm says 'mat1 and mat2 must have the same dtype, but got Double "
-                   "and Float' (an ops difference, outside nn)")
 def test_cell_dtype_mismatch():
     def fn(T):
         T.manual_seed(0)

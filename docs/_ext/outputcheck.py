@@ -523,8 +523,9 @@ def doctensor_is_torch() -> Iterator[types.ModuleType]:
 def fingerprint(*sources: str | Path) -> str:
     """A hash of the given files (folders: their ``*.py``) and of the device choice.
 
-    conf.py hashes doctensor's sources and the gallery's helper modules, so that a change in
-    either re-runs the examples (sphinx-gallery alone only notices changes to a script).
+    conf.py hashes doctensor's sources, the gallery's helper modules and its data files, so
+    that a change in any of them re-runs the examples (sphinx-gallery alone only notices
+    changes to a script).
     """
     digest = hashlib.sha256(os.environ.get("DOCTENSOR_CUDA", "").encode())
     for source in map(Path, sources):

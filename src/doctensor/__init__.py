@@ -122,6 +122,7 @@ from . import (  # noqa: E402  (they use the names above, as torch's do)
     utils,
     version,
 )
+from ._argparser import check_functions  # noqa: E402
 from ._nn_functions import *  # noqa: E402, F403  (nn functions torch names as torch.*)
 from ._nn_functions import __all__ as _nn_function_names  # noqa: E402
 from .amp import GradScaler, autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402
@@ -134,6 +135,8 @@ from .functions import (  # noqa: E402, F401  (torch's private samplers, outside
 from .functions import _range as range  # noqa: E402, A004  (torch.range, deprecated)
 from .serialization import load, save  # noqa: E402
 from .signal import windows  # noqa: E402  (torch names torch.signal.windows here too)
+
+check_functions(globals(), functions)  # torch's parser errors for bad calls (_argparser)
 
 __all__ = ["Tensor", "Size", "device", "dtype", "Generator", "autograd", "cuda", "nn", "optim",
            "utils", "linalg", "special", "fft", "distributions",

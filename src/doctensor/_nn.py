@@ -88,3 +88,7 @@ def norm(input, p, dim, keepdim=False):
     ``p``-norm over one dim, under torch's NormBackward1 node."""
     dims = (dim % input.dim(),) if input.dim() else None
     return apply(frobenius_op, input, ord=float(p), dims=dims, keepdim=keepdim)
+
+from .ops.convolution import fractional_max_pool2d, fractional_max_pool3d  # noqa: E402 (misc3)
+
+__all__ += ["fractional_max_pool2d", "fractional_max_pool3d"]  # (misc3)

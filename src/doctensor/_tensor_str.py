@@ -290,7 +290,15 @@ def _join_suffixes(text, suffixes):
     return "".join(parts) + ")"
 
 
-def tensor_repr(values, dtype, *, device=None, grad_fn=None, requires_grad=False):
+def node_name(grad_fn):
+    """A grad_fn as a repr names it: its type's name (a C++ node of torch's, ``CppFunction``,
+    by the last part of its ``name()``)."""
+    name = type(grad_fn).__name__
+    return grad_fn.name().rsplit("::", 1)[-1] if name == "CppFunction" else name
+
+
+def tensor_repr(values, dtype, *, device=None, grad_fn=None, requires_grad=False,
+                tangent=None):
     """``repr`` of a tensor, exactly as torch 2.13 prints it under the current options.
 
     Args:
@@ -299,6 +307,7 @@ def tensor_repr(values, dtype, *, device=None, grad_fn=None, requires_grad=False
         device: None for cpu, else the device text, e.g. ``"cuda:0"``.
         grad_fn: the grad_fn's class name, e.g. ``"MulBackward0"``, or None.
         requires_grad: shown as ``requires_grad=True`` when there is no grad_fn.
+        tangent: a dual tensor's tangent, as text (``format(tangent, "")``), or None.
 
     Returns:
         The text of ``repr(t)``, e.g. ``tensor([1.0000e-04, 1.0000e+00])``.
@@ -311,6 +320,8 @@ def tensor_repr(values, dtype, *, device=None, grad_fn=None, requires_grad=False
     values = np.asarray(values)
     body = _body(values, dtype, len(_PREFIX)) if values.size else "[]"
     suffixes = _suffixes(values, dtype, device, grad_fn, requires_grad)
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
     return _join_suffixes(_PREFIX + body, suffixes)
 
 

@@ -247,7 +247,8 @@ def normal(mean, std=1.0, size=None, generator=None):
         out = creation.full(tuple(shape), 0, like.dtype, like.device)
         out.normal_(0.0, 1.0, generator)
         return out * std + mean
-    return creation.full(tuple(size), 0, get_default_dtype()).normal_(mean, std, generator)
+    return creation.full(tuple(size), 0, get_default_dtype(), device_cls("cpu")).normal_(
+        mean, std, generator)  # on the CPU whatever the default device (as torch's)
 
 
 def is_tensor(obj):
@@ -2183,8 +2184,12 @@ def compiled_with_cxx11_abi():
 
 
 def get_default_device():
-    """Always ``device(type='cpu')``: doctensor has no ``set_default_device``."""
-    return device_cls("cpu")
+    """The device factories use when given none: ``set_default_device``'s (one without an
+    index: the device a tensor made there gets), else ``device(type='cpu')``."""
+    chosen = _DEFAULT_DEVICE_SET[0]  # (misc3)
+    if chosen is None:
+        return device_cls("cpu")
+    return chosen if chosen.index is not None else creation.tensor([]).device
 
 
 def set_default_tensor_type(t):
@@ -2215,7 +2220,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     if isinstance(obj, np.ndarray) and obj.dtype in _dtypes._BY_NP:
         obj = creation.from_numpy(obj)
     if isinstance(obj, Tensor):
-        out = obj.to(device=device or obj.device, dtype=dtype or obj.dtype)
+        out = obj.to(device=device or creation.DEFAULT_DEVICE[0] or obj.device,
+                     dtype=dtype or obj.dtype)  # (misc3: Note [default device])
         if copy and out is obj:
             out = creation.clone(obj)
         elif copy is False and out is not obj:
@@ -2276,7 +2282,7 @@ def _window(name, window_length, dtype, device, requires_grad, make):
             w = creation.full((window_length,), 1, dtype)
         else:
             w = make(dtype)
-        w = creation.clone(w).to(device or "cpu")
+        w = creation.clone(w).to(device or w.device)  # (made on the default device)
     return w.requires_grad_() if requires_grad else w
 
 
@@ -2484,3 +2490,59 @@ def _sample_dirichlet(input, generator=None):
 def _dirichlet_grad(x, alpha, total):
     """The reparameterization gradient of a Dirichlet sample ``x`` in ``alpha``."""
     return random_ops.dirichlet_grad(x, alpha, total)
+
+
+# -- set_default_device, segment_reduce (misc3) ---------------------------------------------
+from .device import as_device  # noqa: E402
+
+__all__ += ["set_default_device", "segment_reduce"]
+
+_DEFAULT_DEVICE_SET = [None]  # the device as set_default_device was given it (None: none)
+
+
+def set_default_device(device):
+    """Make the factories (``tensor``, ``zeros``, ``rand``, ``arange`` ...; not the ``*_like``
+    ones, ``from_numpy`` or tensor methods) create tensors on ``device`` when given none;
+    None: back to the CPU (Note [default device]).  One default for all threads (torch keeps
+    one per thread)."""
+    chosen = None if device is None else device_cls(device)
+    creation.DEFAULT_DEVICE[0] = None if chosen is None else as_device(chosen)
+    _DEFAULT_DEVICE_SET[0] = chosen
+
+
+__all__ += ["affine_grid_generator"]
+
+
+def affine_grid_generator(theta, size, align_corners):
+    """The sampling grid of the affine maps ``theta`` over an output of ``size``
+    (``F.affine_grid`` without its checks)."""
+    return _resampling.affine_grid_generator(theta, size, align_corners)
+
+
+__all__ += ["grid_sampler", "grid_sampler_2d", "grid_sampler_3d"]
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``F.grid_sample`` with torch's mode numbers (4-d or 5-d inputs)."""
+    sampler = _resampling.grid_sampler_3d if input.dim() == 5 else _resampling.grid_sampler_2d
+    return sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``grid_sampler`` of (N, C, H, W) inputs."""
+    return _resampling.grid_sampler_2d(input, grid, interpolation_mode, padding_mode,
+                                       align_corners)
+
+
+def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0,
+                   unsafe=False, initial=None):
+    """``reduce`` ('sum', 'mean', 'max', 'min', 'prod') over segments of ``data`` along
+    ``axis``, given by ``lengths`` or ``offsets``, from ``initial``."""
+    return reduction.segment_reduce(data, reduce, lengths, indices, offsets, axis, unsafe,
+                                    initial)
+
+
+def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``grid_sampler`` of (N, C, D, H, W) inputs."""
+    return _resampling.grid_sampler_3d(input, grid, interpolation_mode, padding_mode,
+                                       align_corners)

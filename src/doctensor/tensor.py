@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _tensor_str, autograd, backends
 from ._argnames import numpy_names
+from ._argparser import check_methods
 from ._dtypes import ALL as ALL_DTYPES
 from ._dtypes import (
     bfloat16,
@@ -434,10 +435,12 @@ class Tensor(TensorBase):
         with GradModeOff():
             values = self._backend.to_host(self._data)
         grad_fn = self.grad_fn
+        tangent = autograd.forward_ad.tangent_of(self)  # a dual tensor's, in a dual level
         return _tensor_str.tensor_repr(
             values, self.dtype, device=None if self._device.type == "cpu" else str(self._device),
-            grad_fn=None if grad_fn is None else type(grad_fn).__name__,
-            requires_grad=self._requires_grad)
+            grad_fn=None if grad_fn is None else _tensor_str.node_name(grad_fn),
+            requires_grad=self._requires_grad,
+            tangent=None if tangent is None else format(tangent, ""))
 
     def __format__(self, spec):
         if self._data.ndim == 0 and type(self) is Tensor:
@@ -2220,6 +2223,7 @@ def _dtype_view(t, dtype):
 
 set_tensor_class(Tensor)
 install(Tensor, joining.stack, indexing.take_flat, indexing.put_flat)
+check_methods(Tensor)  # torch's parser errors for bad calls (_argparser)
 
 
 def legacy_new(dtype, args, device=None):
@@ -2227,6 +2231,7 @@ def legacy_new(dtype, args, device=None):
     tensor, sizes (ints or a ``torch.Size``) a new tensor of that shape (zero-filled, like
     every doctensor ``empty``), a sequence its values converted to ``dtype``, and a tensor
     of that dtype an alias of it (same storage and version counter)."""
+    device = device or "cpu"  # torch's default device does not apply to these (misc3)
     if not args:
         return creation.empty((0,), dtype, device)
     first = args[0]

@@ -9,7 +9,8 @@ sees its mathematics first and its bit-level arithmetic here:
 * ``summation``: sums in torch's orders (``vec::reduce_all``, nll_loss's cascade);
 * ``cascade_sum``: ``sum`` and ``prod`` themselves, as their CPU kernels and TensorIterator
   split and order them (Note [torch's CPU sum], Note [torch's CPU prod]); ``moments``:
-  var/std of a whole tensor (Note [variance of a whole tensor]);
+  var/std (Note [variance of a whole tensor], Note [Welford's variance]); ``norms``: the
+  p-norms (Note [vector norms]);
 * ``avx_mathfun``: the float32 log and sincos of randn's Box-Muller (Note [fast float32
   Box-Muller]); ``sleef``: the exp and log of softmax;
 * ``softmax``: the softmax kernel itself (Note [softmax kernel]);

@@ -47,9 +47,18 @@ __all__ = ["torch_sum", "torch_prod", "reduced_runs", "same_layout", "iteration_
 #
 # L is the vector width: 16 float32 (8 float64) with AVX512, 8 (4) with AVX2.  float16 and
 # bfloat16 add in float32: a contiguous row is read 2L at a time and folded to L lanes
-# (lane i = x[i] + x[i + L]); every ``out += value`` rounds to the output's dtype.
+# (lane i = x[i] + x[i + L]); ``out += value`` into a float16/bfloat16 output rounds the
+# value to that dtype first, then the sum (c10's Half has only ``Half += Half``).  sum_out
+# avoids that when dims 0 and 1 are both reduced (a float32 buffer); nansum does not.
+#
+# In NumPy.  Every sequential sum above is one ``np.add.reduce`` along an axis that is not
+# NumPy's inner loop (see _in_order: NumPy adds pairwise only along its inner loop), so the
+# additions happen in torch's order, a whole column of lanes or outputs per NumPy step.
+# Column ranges cut for threads are summed at once where the cut moves no group of columns
+# (_sum_split_free); the pieces of a full reduction are summed on worker threads when large.
 
 GRAIN_SIZE = 32768
+PARALLEL_MIN = 1 << 20  # (elements: smaller pieces of work gain nothing from threads)
 _REDUCED = (np.dtype(np.float16), np.dtype("bfloat16"))
 
 _threads = [None]
@@ -82,6 +91,11 @@ def _acc_dtype(dtype):
 def _seq(x):
     """0 + x[0] + x[1] + ... along axis 0, left to right."""
     n, batch = x.shape[0], x.shape[1:]
+    if n == 1:
+        return x[0] + x.dtype.type(0)
+    out = _in_order(x, 0)
+    if out is not None:
+        return out + x.dtype.type(0)
     if n <= 32:
         out = np.zeros(batch, x.dtype)
         for k in range(n):
@@ -90,25 +104,51 @@ def _seq(x):
     m = int(np.prod(batch))
     if m < 2:
         return np.add.accumulate(x.reshape(n), axis=0)[-1].reshape(batch) + x.dtype.type(0)
-    # a reduce over a C-contiguous (n, m) array adds row after row (NumPy's pairwise order is
-    # only taken along the innermost axis)
-    y = np.ascontiguousarray(x.reshape(n, m))
-    return np.add.reduce(y, axis=0).reshape(batch) + x.dtype.type(0)
+    return _in_order(np.ascontiguousarray(x.reshape(n, m)), 0).reshape(batch) + x.dtype.type(0)
+
+
+def _in_order(y, axis):
+    """y[0] + y[1] + ... along ``axis``, left to right, in one NumPy call; None where NumPy
+    would not add in that order.  NumPy sums pairwise (or with several accumulators) only
+    along its inner loop, which runs along the axis of smallest stride: when that is a kept
+    axis whose (positive) stride is smaller than every other's, the reduced one's included,
+    each output adds its terms one after the other.  ``einsum`` (buffered: long inner loops
+    where the rows are short) starts from 0, ``np.add.reduce`` from the first term."""
+    long = [k for k, n in enumerate(y.shape) if n > 1 and k != axis]
+    if not long or y.strides[axis] <= 0 or min(y.strides[k] for k in long) <= 0:
+        return None
+    inner = min(long, key=lambda k: y.strides[k])
+    if any(y.strides[k] <= y.strides[inner] for k in long + [axis] if k != inner):
+        return None
+    order = [k for k in range(y.ndim) if k != inner] + [inner]  # (the inner loop's axis last)
+    y, at = y.transpose(order), order.index(axis)
+    if y.shape[-1] < _SHORT_ROW and y.ndim <= len(_AXES):
+        axes = _AXES[:y.ndim]
+        out = np.einsum(f"{axes}->{axes[:at]}{axes[at + 1:]}", y)
+    else:
+        out = np.add.reduce(y, axis=at)
+    return out.transpose(np.argsort([k for k in order if k != axis]))
+
+
+_AXES = "abcdefghijklmnopqrstuvwxyz"
+_SHORT_ROW = 128  # (elements: rows this short cost NumPy's reduce a call each)
 
 
 def _seq_blocks(x, width):
     """The left-to-right sums of consecutive runs of ``width`` along axis 0 (full runs only)."""
     runs = len(x) // width
+    if not runs:
+        return np.zeros((0,) + x.shape[1:], x.dtype)
     y = x[:runs * width].reshape((runs, width) + x.shape[1:])
-    contiguous = y.flags.c_contiguous
-    if not runs or int(np.prod(x.shape[1:])) < 2 or (width <= 32 and not contiguous):
-        out = np.zeros((runs,) + x.shape[1:], x.dtype)
-        for k in range(width):
-            out += y[:, k]
+    out = _in_order(y, 1)
+    if out is not None:
         return out
-    # a reduce along the middle axis of a C-contiguous array adds in order (see _seq)
-    y = (y if contiguous else np.ascontiguousarray(y)).reshape(runs, width, -1)
-    return np.add.reduce(y, axis=1).reshape((runs,) + x.shape[1:])
+    if int(np.prod(x.shape[1:])) > 1:  # (a C-contiguous copy is in order)
+        return _in_order(np.ascontiguousarray(y), 1)
+    out = np.zeros((runs,) + x.shape[1:], x.dtype)
+    for k in range(width):
+        out += y[:, k]
+    return out
 
 
 def _cascade(x):
@@ -117,14 +157,14 @@ def _cascade(x):
     power = max(4, ((n - 1).bit_length() if n > 2 else 1) // 4)
     step = 1 << power
     full = n // step
-    acc = _seq(x[full * step:])
+    acc = _seq(x[full * step:])  # (0 + ...: never -0, so adding an empty level's 0 is a no-op)
     if full:
         blocks = _seq_blocks(x, step)
         level1 = _seq_blocks(blocks, step)
         level2 = _seq_blocks(level1, step)
-        acc += _seq(blocks[len(level1) * step:])
-        acc += _seq(level1[len(level2) * step:])
-        acc += _seq(level2)
+        for level in (blocks[len(level1) * step:], level1[len(level2) * step:], level2):
+            if len(level):
+                acc += _seq(level)
     return acc
 
 
@@ -143,21 +183,39 @@ def _row_sum(x):
 
 # -- one 2-d block of the iteration ---------------------------------------------------------------
 
-def _columns(r, in_strides, lanes):
+def _sum_plan(size0, size1, in_strides, dtype):
+    """The kernel cascade_sum runs on a (size0 x size1) block (Note [torch's CPU sum]): "A"
+    (contiguous rows), "C" (row_sum everywhere), or "B"/"D" with the width of its groups of
+    cascaded columns; and the lane count."""
+    lanes = vector_bytes() // _acc_dtype(dtype).itemsize
+    vec_t = lanes * 2 if dtype in _REDUCED else lanes  # Vectorized<scalar_t>::size()
+    if in_strides[0] == dtype.itemsize and size0 >= vec_t:
+        return "A", 0, lanes
+    if in_strides[1] == dtype.itemsize and size1 >= vec_t:
+        return "B", 4 * lanes, lanes
+    if in_strides[0] < in_strides[1]:
+        return "C", 0, lanes
+    return "D", 4, lanes
+
+
+def _sum_split_free(size0, sizes1, in_strides, dtype):
+    """Whether summing consecutive column ranges of ``sizes1`` columns one by one gives what
+    summing them at once does: the same kernel everywhere, groups never cut."""
+    plans = [_sum_plan(size0, n, in_strides, dtype)[:2] for n in sizes1 + [sum(sizes1)]]
+    letter, group = plans[0]
+    return all(p == (letter, group) for p in plans) and (
+        not group or all(n % group == 0 for n in sizes1[:-1]))
+
+
+def _columns(r, in_strides):
     """The value each column j of ``r`` (shape (size0, size1, ...): reduced axis first) adds to
     its output, by the kernel cascade_sum picks for these strides."""
     size0, size1 = r.shape[:2]
-    item = r.itemsize
+    letter, group, lanes = _sum_plan(size0, size1, in_strides, r.dtype)
     acc = _acc_dtype(r.dtype)
-    vec_t = lanes * 2 if r.dtype in _REDUCED else lanes  # Vectorized<scalar_t>::size()
-    if in_strides[0] == item and size0 >= vec_t:
-        return _inner_vectorized(r, lanes, vec_t, acc)
-    if in_strides[1] == item and size1 >= vec_t:
-        grouped = size1 // (4 * lanes) * (4 * lanes)
-    elif in_strides[0] < in_strides[1]:
-        grouped = 0
-    else:
-        grouped = size1 // 4 * 4
+    if letter == "A":
+        return _inner_vectorized(r, lanes, lanes * 2 if r.dtype in _REDUCED else lanes, acc)
+    grouped = size1 // group * group if group else 0
     x = r.astype(acc, copy=False)
     if grouped == size1:
         return _cascade(x)
@@ -179,29 +237,33 @@ def _inner_vectorized(r, lanes, vec_t, acc):
 
 
 def _into_output(values, out_dtype):
-    """``out += value`` for each of ``values`` (axis 0) in turn, the output starting at 0."""
+    """``out += value`` for each of ``values`` (axis 0) in turn, the output starting at 0.
+    A float16/bfloat16 output adds the float value rounded to its own dtype (Half has only
+    ``Half += Half``), the sum then rounded again."""
     if out_dtype not in _REDUCED:
         return _seq(values).astype(out_dtype, copy=False)
     out = np.zeros(values.shape[1:], out_dtype)
-    for v in values:
-        out = (out.astype(np.float32) + v).astype(out_dtype)
+    for v in values.astype(out_dtype):
+        out = out + v
     return out
 
 
 class _Kind:
     """A reduction the iteration drives: its identity, the factors each column of a 2-d block
-    applies to its output (axis 0, in order), and how an output folds its factors in."""
+    applies to its output (axis 0, in order), how an output folds its factors in, and whether
+    cutting a block's columns into ranges (``split_free(size0, sizes1, in_strides, dtype)``)
+    leaves every column's factors as they were."""
 
-    def __init__(self, identity, factors, fold):
+    def __init__(self, identity, factors, fold, split_free):
         self.identity, self.factors, self.fold = identity, factors, fold
+        self.split_free = split_free
 
 
 def _sum_factors(r, in_strides, out_stride1):
-    lanes = vector_bytes() // _acc_dtype(r.dtype).itemsize
-    return _columns(r, in_strides, lanes)[None]
+    return _columns(r, in_strides)[None]
 
 
-_SUM = _Kind(0, _sum_factors, _into_output)
+_SUM = _Kind(0, _sum_factors, _into_output, _sum_split_free)
 
 
 # Note [torch's CPU prod]
@@ -245,7 +307,10 @@ def _prod_factors(r, in_strides, out_stride1):
     return r
 
 
-_PROD = _Kind(1, _prod_factors, lambda values, dtype: _seq_prod(values.astype(dtype)))
+# (the column ranges of a cut are whole groups of 4 vectors but the last: prod's kernels never
+# see a cut)
+_PROD = _Kind(1, _prod_factors, lambda values, dtype: _seq_prod(values.astype(dtype)),
+              lambda size0, sizes1, in_strides, dtype: True)
 
 
 # -- the iteration -------------------------------------------------------------------------------
@@ -500,7 +565,7 @@ def _two_pass(it, threads, kind):
             with np.errstate(all="ignore"):  # (inf and NaN are results, in any thread)
                 values = np.concatenate([f.T.ravel() for f in _blocks(it, begin, end, kind)])
                 buffer[t] = kind.fold(values, it.x.dtype)
-    in_parallel(work, parts)  # (the chunks are independent: NumPy's threads, torch's order)
+    _share(work, parts, n)  # (the chunks are independent: NumPy's threads, torch's order)
     return _run_full(_Iteration(buffer, [0]), kind)
 
 
@@ -525,7 +590,8 @@ def _blocks(it, begin, end, kind):
 
 
 def _by_columns(it, threads, view, kept, kind):
-    """Several outputs on several threads: a kept dim (find_split_dim's) cut into column ranges."""
+    """Several outputs on several threads: a kept dim (find_split_dim's) cut into column ranges.
+    Where the cut changes no kernel's grouping, the ranges are summed at once."""
     dim = best = len(it.shape) - 1  # the outermost kept dim with a column per thread
     while dim >= 0 and not it.reduced[dim] and it.shape[dim] < threads:
         best = dim if it.shape[dim] > it.shape[best] else best
@@ -535,18 +601,35 @@ def _by_columns(it, threads, view, kept, kind):
     parts = min(threads, cols)
     chunk = -(-cols // parts)
     multiple = 128 // it.x.itemsize if it.istr[dim] == it.x.itemsize else 1
-    where = kept.index(dim)
-
-    def work(t):
+    ranges = []
+    for t in range(parts):
         begin, end = t * chunk, min(cols, (t + 1) * chunk)
-        if begin >= cols:
-            return
         begin -= begin % multiple
         if end != cols:
             end -= end % multiple
         if begin < end:
-            index = [slice(None)] * len(kept)
-            index[where] = slice(begin, end)
-            with np.errstate(all="ignore"):  # (inf and NaN are results, in any thread)
-                view[tuple(index)] = _run_full(it.narrow(dim, begin, end), kind)
-    in_parallel(work, parts)
+            ranges.append((begin, end))
+    # (a cut of dim 2 or above leaves every 2-d block whole)
+    if dim > 1 or kind.split_free(it.shape[0], [e - b for b, e in ranges], it.istr[:2],
+                                  it.x.dtype):
+        view[...] = _run_full(it, kind)
+        return
+    where = kept.index(dim)
+
+    def work(t):
+        begin, end = ranges[t]
+        index = [slice(None)] * len(kept)
+        index[where] = slice(begin, end)
+        with np.errstate(all="ignore"):  # (inf and NaN are results, in any thread)
+            view[tuple(index)] = _run_full(it.narrow(dim, begin, end), kind)
+    _share(work, len(ranges), view.size * it.shape[0])
+
+
+def _share(work, parts, size):
+    """``work(k)`` for each part: on the worker threads when the parts are large enough to
+    gain from them, else one after the other (the parts are independent)."""
+    if size >= PARALLEL_MIN:
+        in_parallel(work, parts)
+    else:
+        for k in range(parts):
+            work(k)

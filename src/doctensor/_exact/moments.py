@@ -1,10 +1,11 @@
-"""torch's CPU ``var`` and ``std`` of a whole tensor (Note [variance of a whole tensor])."""
+"""torch's CPU ``var`` and ``std``: of a whole tensor (Note [variance of a whole tensor]) and
+along dims (Note [Welford's variance])."""
 
 import numpy as np
 
-from .cascade_sum import GRAIN_SIZE, calls, iteration_view, num_threads, torch_sum
+from .cascade_sum import GRAIN_SIZE, calls, iteration_view, num_threads, reduced_runs, torch_sum
 
-__all__ = ["var_all"]
+__all__ = ["var_all", "welford", "welford_var", "WELFORD_MAX"]
 
 # Note [variance of a whole tensor]
 # When the result is one number, torch 2.13's CPU var/std of a float32 or float64 tensor
@@ -45,3 +46,45 @@ def _mean_as_torch(a):
     """``x.mean().item()`` as a double: the float mean of torch's order."""
     total = torch_sum(a, tuple(range(a.ndim))).reshape(())
     return float(total / a.dtype.type(a.size))
+
+
+# Note [Welford's variance]
+# Along dims (and always for var_mean/std_mean), torch 2.13's CPU var and std run WelfordOps
+# in double through binary_kernel_reduce: each output takes its elements one by one, in the
+# order the reduction walks them, from mean = m2 = 0:
+#
+#     delta = x - mean;  mean = mean + delta / k;  m2 = m2 + delta * (x - mean)   (k = 1, 2 ...)
+#
+# (no fused multiply-add), then var = m2 / max(0, k - correction), std = sqrt(var), and mean
+# as computed, each rounded to the input's dtype.  An output of 32768 or more elements is
+# split among threads and the parts combined; ``welford`` is only used for shorter ones.
+
+WELFORD_MAX = 4096  # (the loop is one step per element: longer reductions are not reproduced)
+
+
+def welford(a, dims):
+    """(mean, m2, count) of Note [Welford's variance], in double, for each output of a
+    reduction of ``a`` over ``dims`` (all when None), the reduced dims dropped."""
+    dims = tuple(range(a.ndim)) if dims is None else dims
+    runs, _ = reduced_runs(a, dims)
+    shape, n = runs.shape[:-1], runs.shape[-1]
+    x = np.ascontiguousarray(np.moveaxis(runs.astype(np.float64), -1, 0))
+    mean, m2 = np.zeros(shape), np.zeros(shape)
+    delta, step = np.empty(shape), np.empty(shape)
+    for k in range(n):
+        np.subtract(x[k], mean, out=delta)
+        np.divide(delta, k + 1, out=step)
+        np.add(mean, step, out=mean)
+        np.subtract(x[k], mean, out=step)
+        np.multiply(delta, step, out=step)
+        np.add(m2, step, out=m2)
+    return mean, m2, n
+
+
+def welford_var(a, dims, correction, take_sqrt):
+    """var (``take_sqrt``: std) and mean of Note [Welford's variance], in ``a``'s dtype."""
+    mean, m2, n = welford(a, dims)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = m2 / np.float64(n - correction if n > correction else 0)
+        out = np.sqrt(var) if take_sqrt else var
+    return out.astype(a.dtype), mean.astype(a.dtype)

@@ -1,6 +1,6 @@
 """``torch.autograd``: ``backward``, ``grad``, grad modes, custom ``Function`` and tools."""
 
-from . import functional, graph  # noqa: F401  (torch.autograd.functional, .graph)
+from . import forward_ad, functional, graph  # noqa: F401  (torch.autograd.functional, ...)
 from .anomaly_mode import (
     detect_anomaly,
     is_anomaly_check_nan_enabled,
@@ -17,6 +17,7 @@ from .flags import (
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (
     enable_grad,
+    enforce_grad_layout_policy,
     inference_mode,
     is_grad_enabled,
     is_inference_mode_enabled,
@@ -24,12 +25,13 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
-from .graph import Node
+from .graph import Node, SavedTensor
 from .variable import Variable
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
            "inference_mode", "is_inference_mode_enabled", "Function", "FunctionCtx",
-           "once_differentiable", "Node", "detect_anomaly", "set_detect_anomaly",
+           "once_differentiable", "Node", "SavedTensor", "detect_anomaly", "set_detect_anomaly",
            "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "gradcheck", "gradgradcheck",
-           "GradcheckError", "functional", "graph", "Variable", "is_multithreading_enabled",
-           "set_multithreading_enabled", "is_view_replay_enabled", "is_tensor_like"]
+           "GradcheckError", "functional", "graph", "forward_ad", "Variable",
+           "is_multithreading_enabled", "set_multithreading_enabled", "is_view_replay_enabled",
+           "is_tensor_like", "enforce_grad_layout_policy"]

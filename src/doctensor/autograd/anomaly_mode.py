@@ -18,6 +18,9 @@ import traceback
 import warnings
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# doctensor's frames: its files, and code it compiles under a "<doctensor..." name (the
+# argument parser's wrapper, Note [a frame warnings skip] in _argparser)
+_OWN_FRAMES = (_PACKAGE_DIR, "<doctensor.")
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled", "AnomalyMode"]
@@ -33,7 +36,7 @@ class AnomalyMode:
     def record(node):
         """Keep the user's stack up to the call into doctensor that created ``node``."""
         frames = traceback.extract_stack()
-        while frames and frames[-1].filename.startswith(_PACKAGE_DIR):
+        while frames and frames[-1].filename.startswith(_OWN_FRAMES):
             frames.pop()
         node.metadata["traceback_"] = traceback.format_list(frames)
 

@@ -83,6 +83,13 @@ class BackwardCFunction(Node, FunctionCtx):
 
     saved_variables = saved_tensors
 
+    @property
+    def _raw_saved_tensors(self):
+        """The ``SavedTensor`` objects themselves (Note [saved tensor hooks])."""
+        if self._saved is None:
+            return ()
+        return tuple(SavedTensor(None) if s is None else s for s in self._saved)
+
     def release(self):
         if self._saved:
             for s in self._saved:

@@ -1,11 +1,13 @@
 """Grad mode: whether ops record history (``no_grad``, ``enable_grad``, ``set_grad_enabled``)."""
 
 import functools
+import threading
 
 from .. import _tensor_base
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "GradMode",
-           "inference_mode", "is_inference_mode_enabled"]
+           "inference_mode", "is_inference_mode_enabled", "enforce_grad_layout_policy",
+           "GRAD_LAYOUT"]
 
 
 class GradMode:
@@ -136,3 +138,53 @@ class inference_mode(_GradModeContext):
 
     def clone(self):
         return inference_mode(self.mode)
+
+
+# Note [gradient layout policy]
+# A leaf's accumulated .grad follows the gradient layout contract (Note [gradient layout
+# contract] in graph.py): the leaf's strides when it is dense, else contiguous.  A fresh
+# incoming gradient laid out otherwise is copied into that layout.  With the policy relaxed,
+# ``AccumulateGrad`` keeps ("steals") such a fresh gradient as it is; a gradient it cannot
+# keep (the user's own, one still referenced) is copied into the contract's layout as before::
+#
+#     p = torch.empty(2, 3, 4).permute(2, 0, 1).requires_grad_()     # strides (1, 12, 4)
+#     with torch.autograd.enforce_grad_layout_policy(False):
+#         (p * 2).sum().backward()                                   # p.grad: (6, 3, 1)
+
+class _LayoutPolicy(threading.local):
+    """Per thread: whether accumulated gradients are made to obey the layout contract."""
+
+    enforced = True
+
+
+GRAD_LAYOUT = _LayoutPolicy()
+
+
+class enforce_grad_layout_policy:
+    """Enforce the gradient layout contract (``enable=True``, the default) or relax it (Note
+    [gradient layout policy]); takes effect at once, and as a context manager restores the
+    previous setting on exit; also a decorator.  Thread-local."""
+
+    def __init__(self, enable=True):
+        self.prev = GRAD_LAYOUT.enforced
+        GRAD_LAYOUT.enforced = bool(enable)
+        self.mode = enable
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        GRAD_LAYOUT.enforced = self.prev
+
+    def __call__(self, fn):
+        GRAD_LAYOUT.enforced = self.prev
+        mode = self.mode
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with enforce_grad_layout_policy(mode):
+                return fn(*args, **kwargs)
+        return wrapper
+
+    def clone(self):
+        return self.__class__(self.mode)

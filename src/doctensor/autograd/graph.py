@@ -14,7 +14,7 @@ import sys
 from .. import _tensor_base
 from .._strides import contiguous_format, dense_order
 from .anomaly_mode import AnomalyMode
-from .grad_mode import GradMode
+from .grad_mode import GRAD_LAYOUT, GradMode
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor", "unpack_saved", "release_saved",
            "RemovableHandle", "NO_EDGE", "FREED", "move_retains_grad", "short_name",
@@ -202,7 +202,8 @@ class AccumulateGrad(Node):
         if var._grad is None:
             if GradMode.enabled:  # create_graph: a differentiable copy (CopyBackwards)
                 var._grad = _clone_obey_contract(new, var)
-            elif _is_fresh(new) and _obeys_layout_contract(new, var):
+            elif _is_fresh(new) and (not GRAD_LAYOUT.enforced or  # Note [gradient layout
+                                     _obeys_layout_contract(new, var)):  # policy]
                 # a fresh temporary without history is kept as it is; detach() would only
                 # make an alias of it (torch's shallow detach)
                 plain = new._base is None and new._grad_fn is None and not new._requires_grad
@@ -313,11 +314,23 @@ def release_saved(saved):
 
 
 class SavedTensor:
-    """A tensor saved for backward, with the version it had when saved."""
+    """A tensor saved for backward, with the version it had when saved (torch's
+    ``torch._C._autograd.SavedTensor``: what ``grad_fn._raw_saved_<name>`` shows).
 
-    __slots__ = ("value", "version", "is_output", "output_nr", "view_fn", "had_history")
+    ``register_hooks(pack, unpack)`` (Note [saved tensor hooks]) replaces the saved tensor by
+    ``pack(tensor)`` at once; each unpacking then gives ``unpack(packed)``.
+    """
 
-    def __init__(self, value, is_output=False):
+    __slots__ = ("value", "version", "is_output", "output_nr", "view_fn", "had_history",
+                 "hooks")
+
+    def __init__(self, value=_RELEASED, is_output=False):
+        if value is _RELEASED:
+            raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
+        self.hooks = None
+        if value is None:  # what a node shows for an input it did not save
+            self.value = None
+            return
         if value._inference and not _tensor_base.INFERENCE.on:
             raise RuntimeError(
                 "Inference tensors cannot be saved for backward. Please do not use Tensors "
@@ -332,10 +345,14 @@ class SavedTensor:
         self.had_history = not is_output and value._grad_fn is not None
         self.value = value._alias_for_saving() if is_output else value
 
-    def unpack(self, node):
+    def unpack(self, node=None):
+        """The saved tensor, checked against its version (``node``: the node that saved it,
+        re-attached to a saved output as its grad_fn)."""
         value = self.value
         if value is _RELEASED:
             raise RuntimeError(FREED)
+        if self.hooks is not None:
+            return self._unpack_hooked(node)
         if self.had_history and value.grad_fn is None:
             raise RuntimeError("Trying to use a saved tensor that has been detached in-place, "
                                "i.e. with .detach_().This is not supported, please use "
@@ -354,12 +371,82 @@ class SavedTensor:
                 f"{where} is at version {current}; expected version {self.version} instead. "
                 "Hint: enable anomaly detection to find the operation that failed to compute "
                 "its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
-        if self.is_output:
+        if self.is_output and node is not None:
             return value._with_grad_fn(node, self.output_nr)
         return value
 
+    @property
+    def data(self):
+        """The saved tensor (None for a tensor the node did not save)."""
+        return None if self.value is None else self.unpack()
+
+    @property
+    def unpack_hook(self):
+        return None if self.hooks is None else self.hooks[1]
+
     def release(self):
         self.value = _RELEASED
+        self.hooks = None
+
+    def register_hooks(self, *hooks):
+        """``register_hooks(pack_hook, unpack_hook)``: pack the saved tensor now
+        (``pack_hook(tensor)``); unpacking gives ``unpack_hook(packed)`` (Note [saved tensor
+        hooks])."""
+        if len(hooks) != 2 or not all(callable(h) for h in hooks):
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument "
+                "types are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\nInvoked "
+                f"with: {', '.join(map(repr, (self, *hooks)))}")
+        pack_hook, unpack_hook = hooks
+        if self.value is _RELEASED:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved variables after calling "
+                "backward.")
+        if self.hooks is not None:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
+                               "already been set. Hint: only one pair of hooks is allowed at a "
+                               "time.")
+        if self.value is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
+                               "forbidden")
+        prev, GradMode.enabled = GradMode.enabled, False  # packing records no history
+        try:
+            packed = pack_hook(self.value.detach())
+        finally:
+            GradMode.enabled = prev
+        self.hooks = (packed, unpack_hook)
+
+    def _unpack_hooked(self, node):
+        """``unpack_hook(packed)`` as a tensor with the saved tensor's history (no version
+        check: the packed value is the hooks' own)."""
+        packed, unpack_hook = self.hooks
+        data = unpack_hook(packed)
+        if not isinstance(data, _tensor_base.TensorBase):
+            raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but "
+                            f"got result of type {type(data).__name__}")
+        out = data.detach()
+        if self.is_output and node is not None:
+            return out._with_grad_fn(node, self.output_nr)
+        value = self.value
+        if value._grad_fn is not None:
+            return out._with_grad_fn(value._grad_fn, value._output_nr)
+        if value._requires_grad:
+            out._requires_grad = True
+            out._grad_acc = value._grad_acc  # the leaf's own AccumulateGrad
+        return out
+
+
+# Note [saved tensor hooks]
+# torch lets a user replace a saved tensor by something packed (moved to disk, compressed):
+# ``grad_fn._raw_saved_self.register_hooks(pack, unpack)`` calls ``pack`` on the tensor
+# (detached, in no-grad mode) at once and keeps only its result; backward then reads
+# ``unpack(packed)``, given the saved tensor's history (its grad_fn, or the leaf's
+# AccumulateGrad), and checks no version: an in-place edit after packing no longer matters.
+# One pair per saved tensor; a freed graph refuses them.
 
 
 def type_string(t):

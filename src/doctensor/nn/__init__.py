@@ -12,3 +12,7 @@ from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
 
 __all__ = ["Parameter", "functional", "init", "utils", *_module_names]
 __all__ += ["UninitializedParameter", "UninitializedBuffer", "parallel", "DataParallel"]  # (J)
+
+from .parameter import Buffer  # noqa: E402 (misc3)
+
+__all__ += ["Buffer"]  # (misc3)

@@ -8,6 +8,7 @@ composes it, so the autograd graph shows the same nodes (``linear`` on a 2-D inp
 
 import math
 import warnings
+from collections.abc import Iterable
 
 import doctensor as torch
 from doctensor import _nn
@@ -1645,3 +1646,126 @@ def upsample_bilinear(input, size=None, scale_factor=None):
     """Deprecated: ``interpolate(..., mode='bilinear', align_corners=True)``."""
     _deprecated_upsample("upsample_bilinear")
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# -- fractional max pooling, affine grids (misc3) --
+
+__all__ += ["fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+            "fractional_max_pool3d_with_indices"]
+
+
+def _repeat(value, n):
+    """torch's ``_pair``/``_triple``: an iterable as a tuple, anything else repeated."""
+    return tuple(value) if isinstance(value, Iterable) else (value,) * n
+
+
+def _fractional_max_pool(n, input, kernel_size, output_size, output_ratio, samples):
+    """Fractional max pooling of the last ``n`` dims: torch's checks, the output size from
+    ``output_ratio``, and the steps drawn as ``torch.rand(N, C, n)`` when not given."""
+    name = f"fractional_max_pool{n}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if n == 2 and len(output_ratio) > 2:  # (torch checks this in 2-d only)
+            raise ValueError("fractional_max_pool2d requires output_ratio to either be a single "
+                             "Int or tuple of Ints.")
+        ratio = _repeat(output_ratio, n)
+        # (a one-element ratio list fails at ratio[1] with torch's IndexError)
+        output_size = [int(input.size(d - n) * ratio[d]) for d in range(n)]
+    if samples is None:
+        n_batch = 1 if input.dim() == n + 1 else input.size(0)
+        samples = torch.rand(n_batch, input.size(-n - 1), n, dtype=input.dtype,
+                             device=input.device)
+    return getattr(_nn, name)(input, kernel_size, output_size, samples)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """The maxima of ``kernel_size`` windows at random steps (Graham's fractional max
+    pooling) that cut the last two dims into ``output_size`` (or ``output_ratio`` of them),
+    and their flat positions in their planes.  Without ``_random_samples``, the steps come
+    from ``torch.rand(N, C, 2)`` in the input's dtype (the default generator's draws)."""
+    return _fractional_max_pool(2, input, kernel_size, output_size, output_ratio,
+                                _random_samples)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """``fractional_max_pool2d_with_indices``'s maxima (with their indices when
+    ``return_indices``)."""
+    out = _fractional_max_pool(2, input, kernel_size, output_size, output_ratio,
+                               _random_samples)
+    return out if return_indices else out[0]
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """Fractional max pooling of the last three dims (``fractional_max_pool2d_with_indices``
+    in 3-d; the steps from ``torch.rand(N, C, 3)``)."""
+    return _fractional_max_pool(3, input, kernel_size, output_size, output_ratio,
+                                _random_samples)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """``fractional_max_pool3d_with_indices``'s maxima (with their indices when
+    ``return_indices``)."""
+    out = _fractional_max_pool(3, input, kernel_size, output_size, output_ratio,
+                               _random_samples)
+    return out if return_indices else out[0]
+
+
+__all__ += ["affine_grid"]
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid (N, H, W, 2) (or (N, D, H, W, 3)) of a batch of affine maps ``theta``
+    (N, 2, 3) (or (N, 3, 4)) over an output of ``size``, for ``grid_sample``."""
+    if align_corners is None:
+        warnings.warn("Default grid_sample and affine_grid behavior has changed to "
+                      "align_corners=False since 1.3.0. Please specify align_corners=True if the "
+                      "old behavior is desired. See the documentation of grid_sample for "
+                      "details.", stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) in (4, 5):
+        k = len(size) - 2
+        if theta.dim() != 3 or theta.shape[-2] != k or theta.shape[-1] != k + 1:
+            raise ValueError(f"Expected a batch of {k}D affine matrices of shape Nx{k}x{k + 1} "
+                             f"for size {size}. Got {theta.shape}.")
+    else:
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {size}.")
+    if align_corners and min(size[2:]) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size "
+                      "grids when align_corners=True. This is not an intended use case of "
+                      "affine_grid. See the documentation of affine_grid for details.",
+                      stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return torch.affine_grid_generator(theta, size, align_corners)
+
+
+__all__ += ["grid_sample"]
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """``input`` (N, C, H, W) read at the positions of ``grid`` (N, H', W', 2), in [-1, 1]
+    from the left-top corner (or (N, C, D, H, W) at (N, D', H', W', 3)): 'bilinear',
+    'nearest' or (4-d) 'bicubic', padding 'zeros', 'border' or 'reflection'."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn("Default grid_sample and affine_grid behavior has changed to "
+                      "align_corners=False since 1.3.0. Please specify align_corners=True if the "
+                      "old behavior is desired. See the documentation of grid_sample for "
+                      "details.", stacklevel=2)
+        align_corners = False
+    return torch.grid_sampler(input, grid, ("bilinear", "nearest", "bicubic").index(mode),
+                              ("zeros", "border", "reflection").index(padding_mode),
+                              align_corners)

@@ -168,3 +168,40 @@ class UninitializedBuffer(UninitializedTensorMixin, torch.Tensor):
                                           requires_grad)
         out.persistent = persistent
         return out
+
+
+# -- buffers (misc3) --
+
+__all__ += ["Buffer"]
+
+
+class _BufferMeta(type(torch.Tensor)):
+    """``isinstance(t, Buffer)``: also true of any tensor ``Buffer`` marked (torch's
+    ``_is_buffer`` flag), since ``Buffer(...)`` gives a plain tensor."""
+
+    def __instancecheck__(cls, instance):
+        if cls is Buffer and isinstance(instance, torch.Tensor) and \
+                getattr(instance, "_is_buffer", False):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Buffer(torch.Tensor, metaclass=_BufferMeta):
+    """A marker for module state that is no parameter: assigned as a ``Module`` attribute, it
+    is registered as a buffer (in the ``state_dict`` unless not ``persistent``).
+
+    ``Buffer(data)`` is ``data`` detached (the same storage), a plain tensor flagged as a
+    buffer, as in torch.
+
+    Example:
+        >>> torch.nn.Buffer(torch.zeros(2))
+        tensor([0., 0.])
+    """
+
+    def __new__(cls, data=None, *, persistent=True):
+        if data is None:
+            data = torch.empty(0)
+        out = data.detach().requires_grad_(data.requires_grad)
+        out.persistent = persistent
+        out._is_buffer = True
+        return out

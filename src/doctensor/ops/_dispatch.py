@@ -26,6 +26,8 @@ import numpy as np
 from .._dtypes import _BY_NP, can_cast, get_default_dtype, result_type
 from .._strides import broadcast_shapes, is_non_overlapping_and_dense
 from .._tensor_base import INFERENCE, TensorBase, empty_strides
+from ..autograd.forward_ad import LEVEL as DUAL
+from ..autograd.forward_ad import dual_apply, dual_apply_, has_tangent
 from ..autograd.grad_mode import GradMode
 from ..autograd.graph import NO_EDGE, SavedTensor
 from ..autograd.views import (
@@ -264,7 +266,10 @@ def _check_kernel(op, np_dtype):
 
 
 def needs_grad(inputs):
-    """True when grad mode is on and some tensor input requires grad."""
+    """True when grad mode is on and some tensor input requires grad (or, in a dual level,
+    has a tangent: forward AD needs the differentiable path too, Note [forward AD])."""
+    if DUAL.on and has_tangent(inputs):
+        return True
     if not GradMode.enabled:
         return False
     for t in inputs:
@@ -367,6 +372,8 @@ _ndarray = np.ndarray
 def apply(op, *args, **attrs):
     """Run ``op`` out of place on ``args`` (tensors, Python numbers, None) and record its node
     when an input requires grad in grad mode; returns the result (a tuple for several)."""
+    if DUAL.on:  # a dual level is open: tangents follow (Note [forward AD])
+        return dual_apply(apply, _record, op, args, attrs)
     if op.kind == "view":
         return _view(op, args[0], attrs)
     return _apply(op, args, attrs)
@@ -388,6 +395,8 @@ def binary(op, operator=True):
     ufunc = op.ufunc
 
     def method(self, other):
+        if DUAL.on and isinstance(other, _OPERANDS):  # Note [forward AD]
+            return dual_apply(apply, _record, op, (self, other), NO_ATTRS)
         x = self._data
         if x.dtype in _FLOAT_DTYPES and self._backend is numpy_cpu and (
                 (flat := x.ndim < 2) or x.flags.c_contiguous):
@@ -528,6 +537,8 @@ def apply_(op, self, *args, write=None, **attrs):
     ``self`` itself, for ops that write in their own way (fills, scatters, setitem); without
     it the forward's result is written.
     """
+    if DUAL.on:  # a dual level is open: tangents follow (Note [forward AD])
+        return dual_apply_(apply_, _record, op, self, args, write, attrs)
     inputs = (self, *args)
     if op.check is not None:
         op.check(*inputs, **attrs)

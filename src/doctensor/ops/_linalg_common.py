@@ -146,9 +146,10 @@ def _diag_embed(v):
 
 
 def _constant(t):
-    """An output torch does not differentiate (a permutation): no history."""
+    """An output torch does not differentiate (a permutation): no history, no tangent."""
     t._grad_fn = None
     t._requires_grad = False
+    t.__dict__.pop("_fw_tangent", None)  # (Note [forward AD])
     return t
 
 

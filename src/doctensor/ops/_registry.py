@@ -18,7 +18,7 @@ import numpy as np
 
 from .._dtypes import _BY_NP, bool_, float64, int64
 from .._tensor_base import wrap
-from ..autograd.graph import Node, release_saved, unpack_saved
+from ..autograd.graph import Node, SavedTensor, release_saved, unpack_saved
 from ..backends import numpy_cpu
 from ..device import CPU
 
@@ -53,7 +53,8 @@ class OpNode(Node):
         # torch lists what a node saved as _saved_<name> (introspection only, off the hot path)
         names = (set(self.op.saves) | set(object.__getattribute__(self, "attrs") or ())) - \
             self.op.unsaved
-        return sorted(set(super().__dir__()) | {f"_saved_{n}" for n in names})
+        raw = {f"_raw_saved_{n}" for n in self.op.saves}
+        return sorted(set(super().__dir__()) | {f"_saved_{n}" for n in names} | raw)
 
     def _read_saved(self, name):
         """torch's ``grad_fn._saved_<name>``: None when the formula's users need no grad; a
@@ -131,6 +132,15 @@ def _value_property(name):
 def _saved_attribute_property(name):
     """torch's ``grad_fn._saved_<name>`` (``OpNode._read_saved``)."""
     return property(lambda node: node._read_saved(name))
+
+
+def _raw_saved_property(name):
+    """torch's ``grad_fn._raw_saved_<name>``: the ``SavedTensor`` itself (Note [saved tensor
+    hooks]); one holding None for a tensor the node did not save."""
+    def get(node):
+        saved = node.saved.get(name)
+        return saved if saved.__class__ is SavedTensor else SavedTensor(None)
+    return property(get)
 
 
 def _names(value):
@@ -212,6 +222,8 @@ class Op:
                     setattr(self.node_cls, name, _value_property(name))
                 if name not in self.unsaved:
                     setattr(self.node_cls, f"_saved_{name}", _saved_attribute_property(name))
+                if name in self.saves:
+                    setattr(self.node_cls, f"_raw_saved_{name}", _raw_saved_property(name))
 
     def node_class(self, n):
         """The class of this op's nodes for ``n`` outputs (an op of several views makes as

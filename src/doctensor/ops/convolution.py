@@ -23,6 +23,7 @@ import numpy as np
 
 from .._dtypes import bool_, int64
 from .._tensor_base import warn_once
+from ..autograd.grad_mode import is_grad_enabled
 from ._dispatch import apply, check_same_device
 from ._registry import declare
 from .creation import from_array, zeros_like
@@ -1174,3 +1175,157 @@ def adaptive_avg_pool3d(x, output_size):
     if size == (1, 1, 1):
         return x.mean((-1, -2, -3), keepdim=True)
     return apply(_adaptive_avg3d, x, output_size=size)
+
+
+# -- fractional_max_pool2d, fractional_max_pool3d (misc3) -----------------------------------
+#
+# Note [fractional windows]: torch's fractional max pool (Graham, 2014) gives every (batch,
+# channel) plane windows of its own.  Along a dim of ``size`` cut into ``out`` windows of
+# ``pool`` elements, with the plane's sample ``u`` (in [0, 1)) and
+# ``alpha = (size - pool) / (out - 1)``, window ``i`` starts at
+# ``int((i + u) * alpha) - int(u * alpha)`` and the last one at ``size - pool``; each step is
+# computed in the input's floating type, as torch's kernel computes it (float16 and bfloat16
+# round after every operation).  A 2-d pool reads its plane's samples as (W, H), a 3-d one as
+# (T, H, W).  The maximum is torch's scan: a strictly greater value wins (the first of ties)
+# and a NaN always wins (the last NaN); an empty window gives -inf at its origin.
+
+__all__ += ["fractional_max_pool2d", "fractional_max_pool3d"]
+
+_SAMPLE_COLUMN = {2: (1, 0), 3: (0, 1, 2)}  # the sample each spatial dim reads, per pool
+
+
+def _window_starts(u, size, out, pool):
+    """The start of each of ``out`` windows along a dim of ``size``, per plane (``u``: the
+    planes' samples, in the input's float type): Note [fractional windows]."""
+    starts = np.full(u.shape + (out,), size - pool, np.int64)
+    if out > 1:
+        ft = u.dtype.type
+        alpha = ft(size - pool) / ft(out - 1)
+        steps = np.arange(out - 1).astype(u.dtype)
+        starts[..., :-1] = ((steps + u[..., None]) * alpha).astype(np.int64) - \
+            (u * alpha).astype(np.int64)[..., None]
+    return starts
+
+
+def _fractional_max(xp, x, kernel_size, output_size, samples):
+    """The maximum of each window of each plane and its flat position in the plane."""
+    k = len(output_size)
+    planes = x if x.ndim == k + 2 else x[None]
+    n, c, spatial = planes.shape[0], planes.shape[1], planes.shape[2:]
+    strides = [int(np.prod(spatial[d + 1:], dtype=np.int64)) for d in range(k)]
+    origin = np.zeros((n, c, *output_size), np.int64)  # each window's first element
+    for d, column in enumerate(_SAMPLE_COLUMN[k]):
+        starts = _window_starts(samples[:n, :, column], spatial[d], output_size[d],
+                                kernel_size[d])
+        origin += (starts * strides[d]).reshape(
+            (n, c) + tuple(output_size[d] if j == d else 1 for j in range(k)))
+    steps = np.meshgrid(*(np.arange(max(p, 0)) * s for p, s in zip(kernel_size, strides)),
+                        indexing="ij")
+    where = origin[..., None] + sum(steps).reshape(-1)
+    if where.shape[-1] == 0:
+        values, index = np.full(origin.shape, -np.inf, x.dtype), origin
+    else:
+        flat = planes.reshape(n, c, int(np.prod(spatial, dtype=np.int64)))
+        window = np.take_along_axis(flat, where.reshape(n, c, int(np.prod(where.shape[2:]))), -1)
+        window = window.reshape(where.shape)
+        at = window.argmax(axis=-1)
+        nan = np.isnan(window)
+        at = np.where(nan.any(axis=-1), where.shape[-1] - 1 - nan[..., ::-1].argmax(axis=-1),
+                      at)
+        values = np.take_along_axis(window, at[..., None], -1)[..., 0]
+        index = np.take_along_axis(where, at[..., None], -1)[..., 0]
+    return (values, index) if x.ndim == k + 2 else (values[0], index[0])
+
+
+def _fractional_max_op(dims):
+    """fractional_max_pool{dims}d's record (its backward: the gradient at the indices)."""
+    name = f"FractionalMaxPool{dims}D"
+    op = declare(f"fractional_max_pool{dims}d", name + "Backward0",
+                 outputs=("result", "result1"), saves={"self": "self", "result1": "self"},
+                 unsaved=("samples",))(_fractional_max)
+    gradient = _index_gradient_op(name + "Backward", dims)
+
+    @op.def_backward
+    def fractional_max_backward(ctx, grads):
+        return (apply(gradient, grads[0], ctx.self, indices=ctx.result1._data),)
+    return op
+
+
+_FRACTIONAL_MAX = {2: _fractional_max_op(2), 3: _fractional_max_op(3)}
+
+
+def fractional_max_pool2d(x, kernel_size, output_size, random_samples):
+    """``torch._C._nn.fractional_max_pool2d``: the maxima of windows of ``kernel_size`` at
+    random steps that cut the last two dims into ``output_size`` (Note [fractional
+    windows]), and their flat positions in their planes."""
+    return _fractional_max_pool(x, kernel_size, output_size, random_samples, 2)
+
+
+def fractional_max_pool3d(x, kernel_size, output_size, random_samples):
+    """``torch._C._nn.fractional_max_pool3d``: fractional_max_pool2d over the last three
+    dims."""
+    return _fractional_max_pool(x, kernel_size, output_size, random_samples, 3)
+
+
+def _fractional_max_pool(x, kernel_size, output_size, samples, dims):
+    """fractional_max_pool2d/3d: torch's checks in its order, then the op."""
+    _check_cpu(x)
+    name = f"fractional_max_pool{dims}d"
+    if samples.requires_grad and is_grad_enabled():
+        raise RuntimeError(f"The function '{name}' is not differentiable with respect to "
+                           "argument 'random_samples'. This input cannot have requires_grad "
+                           "True.")
+    kernel, size = ((v,) * dims if isinstance(v, int) else tuple(v)
+                    for v in (kernel_size, output_size))
+    ints = "Ints" if dims == 2 else "three Ints"
+    for what, value in (("kernel_size", kernel), ("output_size", size)):
+        if len(value) != dims:
+            raise RuntimeError(f"{name}: {what} must either be a single Int or tuple of {ints}")
+    _check_fractional_input(x, kernel, size, dims)
+    _check_fractional_samples(x, samples, dims)
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(f'"{name}_out_frame" not implemented for '
+                                  f"'{x.dtype.scalar_name}'")
+    return apply(_FRACTIONAL_MAX[dims], x, kernel_size=kernel, output_size=size,
+                 samples=samples._data)
+
+
+def _check_fractional_input(x, kernel, size, dims):
+    """torch's checks of the input's shape against the windows (the 3-d pool's kernel wants
+    one element more than the 2-d one's, and checks time, width, height in that order)."""
+    where = f"fractional_max_pool{dims}d()" if dims == 2 else "fractional_max_pool3d_out()"
+    if x.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"{where}: Expected {dims + 1}D or {dims + 2}D tensor, but got: "
+                           f"{list(x.shape)}")
+    for d in range(1, x.dim()):
+        if x.shape[d] == 0:
+            raise RuntimeError(f"{where}: Expected input to have non-zero size for non-batch "
+                               f"dimensions, but got{list(x.shape)} with dimension {d} being "
+                               "empty.")
+    spatial = x.shape[-dims:]
+    names, order = (("height", "width"), (0, 1)) if dims == 2 else \
+        (("time", "height", "width"), (0, 2, 1))
+    for d in order:
+        if size[d] + kernel[d] - 1 > spatial[d] - (dims == 3):
+            raise RuntimeError(f"{where}: pool {names[d]} {kernel[d]} too large relative to "
+                               f"input {names[d]} {spatial[d]}")
+    shape = [*x.shape[:-dims], *size]
+    if min(size) < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension "
+                           f"{next(s for s in shape if s < 0)}: {shape}")
+
+
+def _check_fractional_samples(x, samples, dims):
+    """torch's checks of ``_random_samples``: (at least the batch, channels, dims)."""
+    if samples.dtype != x.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.dim() != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.dim()}")
+    batch, channels = (1, x.shape[0]) if x.dim() == dims + 1 else x.shape[:2]
+    if samples.shape[0] < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.shape[1] != channels:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.shape[2] != dims:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {dims}; got "
+                           f"{samples.shape[2]}.")

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 
 from .. import _dtypes
+from .._argparser import type_name
 from .._dtypes import _BY_NP, from_numpy_dtype, get_default_dtype, int64
 from .._exact.fma import fma32, fma64
 from .._strides import (
@@ -27,6 +28,13 @@ from ._registry import declare
 __all__ = ["new_tensor", "tensor", "full", "full_like", "zeros_like", "from_array", "empty",
            "arange", "linspace", "logspace", "eye", "from_numpy", "as_tensor", "clone", "to",
            "convert", "copy_", "fill_", "zero_", "empty_strided", "dtype_arg", "allocation_error"]
+
+# Note [default device]: the device of ``torch.set_default_device`` (None: none set), which
+# the factories take when given no device: new_tensor (tensor, arange, linspace, logspace, eye),
+# full (zeros, ones, empty, the random factories) and empty_strided; as_tensor moves a tensor
+# there only when one is set.  Tensors made inside ops name their device (torch's C++ ignores
+# the default; the factories named from Python, as torch's Python code names them, follow it).
+DEFAULT_DEVICE = [None]
 
 # the Python types torch takes for a dtype argument
 _PY_DTYPES = {float: _dtypes.float64, int: int64, bool: _dtypes.bool_,
@@ -65,7 +73,7 @@ def new_tensor(host_array, device=None, requires_grad=False, keep_strides=False)
     ``keep_strides``: keep even the strides NumPy gives empty arrays (torch.tensor(ndarray)
     and from_numpy take the array's strides as they are).
     """
-    device = as_device(device) or CPU
+    device = as_device(device) or DEFAULT_DEVICE[0] or CPU  # Note [default device]
     backend = for_device(device)
     data = host_array if device.type == "cpu" else backend.from_host(host_array)
     dtype = _BY_NP[data.dtype]
@@ -100,7 +108,7 @@ def _infer_dtype(data):
         elif isinstance(x, str):
             raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
         else:
-            raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+            raise RuntimeError(f"Could not infer dtype of {type_name(x)}")
     first = data
     while isinstance(first, (list, tuple)) and first:
         first = first[0]
@@ -212,7 +220,7 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     """torch.full: ``size`` filled with ``fill_value`` (dtype inferred from it)."""
     dtype = dtype or _dtypes.scalar_dtype(fill_value)
     check_requires_grad(dtype, requires_grad)
-    device = as_device(device) or CPU
+    device = as_device(device) or DEFAULT_DEVICE[0] or CPU  # Note [default device]
     xp = for_device(device).xp
     size = _size(size)
     _dtypes.check_fits(fill_value, dtype)
@@ -262,7 +270,7 @@ def empty_strided(size, stride, dtype=None, device=None, requires_grad=False):
                            f"[{', '.join(map(str, stride))}]")
     dtype = dtype or get_default_dtype()
     check_requires_grad(dtype, requires_grad)
-    device = as_device(device) or CPU
+    device = as_device(device) or DEFAULT_DEVICE[0] or CPU  # Note [default device]
     backend = for_device(device)
     data = strided_zeros(backend.xp, size, stride, dtype.np)
     return _wrap(R.Tensor, data, device, backend, requires_grad)
@@ -419,7 +427,7 @@ def from_numpy(array):
 
 def as_tensor(data, dtype=None, device=None):
     """Share memory with ``data`` when its dtype and device already fit; copy otherwise."""
-    device = as_device(device)
+    device = as_device(device) or DEFAULT_DEVICE[0]  # Note [default device]
     if isinstance(data, R.Tensor):
         out = data
         if dtype is not None or device is not None:
@@ -521,7 +529,11 @@ _copy.node_cls.name = lambda self: "torch::autograd::CopyBackwards"
 
 
 def copy_(t, src, non_blocking=False):
-    """Copy ``src`` (broadcast, cast, moved across devices) into ``t``; one version bump."""
+    """Copy ``src`` (broadcast, cast, moved across devices) into ``t``; one version bump.  A
+    Python number is copied as torch wraps it: a 0-d tensor of its own kind (float64, int64,
+    bool, complex128)."""
+    if isinstance(src, (bool, int, float, complex)):
+        src = wrap(R.Tensor, np.asarray(src), CPU, for_device(CPU))
     def write():
         check_partial_overlap(t, (src,))
         shape = t._data.shape

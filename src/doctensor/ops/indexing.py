@@ -8,6 +8,7 @@ import numpy as np
 from .. import _dtypes
 from .._strides import broadcast_shapes, contiguous_strides, iter_output_strides
 from .._tensor_base import TensorBase, empty_strides
+from ..device import CPU
 from ._dispatch import apply, apply_, check_partial_overlap, check_same_device
 from ._layout import element_strides, layout_as, preserve_layout
 from ._registry import declare
@@ -463,7 +464,7 @@ def copy_to(dst, value):
     """torch's ``copy_to``: ``copy_`` for equal shapes, ``fill_`` for a 0-d CPU value (a Python
     number counts as one), else ``copy_`` of the value with its leading 1-dims dropped."""
     if not isinstance(value, TensorBase):
-        value = full((), value)
+        value = full((), value, device=CPU)  # a wrapped number (Note [default device])
     if value._data.shape == dst._data.shape:
         dst.copy_(value)
     elif value._data.ndim == 0 and value._device.type == "cpu":

@@ -123,7 +123,7 @@ def dot_backward(ctx, grad):
             grad * ctx.self.conj() if n[1] else None)
 
 
-def _check_bmm(a, b):
+def _check_bmm_sizes(a, b):
     if a._data.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if b._data.ndim != 3:
@@ -131,6 +131,10 @@ def _check_bmm(a, b):
     if a._data.shape[0] != b._data.shape[0] or a._data.shape[2] != b._data.shape[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+
+
+def _check_bmm(a, b):
+    _check_bmm_sizes(a, b)
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected scalar type {_BY_NP[a._data.dtype].scalar_name} but found "
                            f"{_BY_NP[b._data.dtype].scalar_name}")
@@ -149,15 +153,25 @@ def bmm_backward(ctx, grad):
             ctx.self.transpose(1, 2).conj().bmm(grad) if n[1] else None)
 
 
-def _check_addmm(c, a, b, **attrs):
+def _check_addmm_args(c, a, b):
+    """torch's addmm checks, in its order: dtypes (self, then mat1, against mat2), that both
+    are matrices, their sizes."""
+    for x, what in ((c, "self"), (a, "mat1")):
+        if x._data.dtype != b._data.dtype:
+            raise RuntimeError(f"{what} and mat2 must have the same dtype, but got "
+                               f"{_BY_NP[x._data.dtype].scalar_name} and "
+                               f"{_BY_NP[b._data.dtype].scalar_name}")
+    for x, what in ((a, "mat1"), (b, "mat2")):
+        if x._data.ndim != 2:
+            raise RuntimeError(f"{what} must be a matrix, got {x._data.ndim}-D tensor")
     if a._data.shape[1] != b._data.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                            f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
-    if c._data.dtype != b._data.dtype:
-        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                           f"{_BY_NP[c._data.dtype].scalar_name} and "
-                           f"{_BY_NP[b._data.dtype].scalar_name}")
-    _same_dtype(a, b)
+
+
+def _check_addmm(c, a, b, **attrs):
+    _check_addmm_args(c, a, b)
+    S.expand_strides(c._data.shape, c.stride(), (a.shape[0], b.shape[1]))  # self broadcasts
 
 
 def _combine(c, prod, beta, alpha):
@@ -193,7 +207,8 @@ def addmm_backward(ctx, grad):
 def addmm(c, a, b, beta=1, alpha=1, in_place=False):
     """``beta * c + alpha * (a @ b)``; with torch's saved sizes and strides under grad."""
     if in_place:
-        _check_inplace_size(c, (a.shape[0], b.shape[-1]) if a.dim() == 2 == b.dim() else None)
+        _check_addmm_args(c, a, b)  # (before the in-place size check, as torch's)
+        _check_inplace_size(c, (a.shape[0], b.shape[-1]))
     run = apply_ if in_place else apply
     if needs_grad((c, a, b)):  # with what torch saves (_saved_mat1_sym_sizes)
         return run(addmm_op, c, a, b, beta=beta, alpha=alpha, mat1_sym_sizes=a._data.shape,
@@ -490,15 +505,30 @@ def addr(c, u, v, beta=1, alpha=1, in_place=False):
     return apply_(addr_op, c, u, v, beta=beta, alpha=alpha)
 
 
-def _check_baddbmm(c, a, b, **attrs):
-    # torch expands self to the result's size before it looks at the batches' dims
+def _check_baddbmm_self(c, a, b):
+    # torch expands self to the result's size before it looks at the batches' dims, and
+    # compares self's dtype with batch1's before their sizes
     if a._data.ndim >= 2 and b._data.ndim >= 3:
         S.expand_strides(c._data.shape, c.stride(), (a.shape[0], a.shape[1], b.shape[2]))
-    _check_bmm(a, b)
     if c._data.dtype != a._data.dtype:
         names = [_BY_NP[x._data.dtype].c_name for x in (c, a, b)]
         raise RuntimeError(f"Input dtypes must be the same, got: input {names[0]}, batch1: "
                            f"{names[1]}, batch2: {names[2]}")
+
+
+def _check_baddbmm(c, a, b, **attrs):
+    _check_baddbmm_self(c, a, b)
+    _check_bmm(a, b)
+
+
+def _check_baddbmm_in_place(c, a, b):
+    """In place, torch checks its result's dtype (batch2's) against self's before it compares
+    the batches' dtypes."""
+    _check_baddbmm_self(c, a, b)
+    _check_bmm_sizes(a, b)
+    if b._data.dtype != c._data.dtype:
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {_BY_NP[c._data.dtype].c_name}"
+                           f" and output tensor dtype {_BY_NP[b._data.dtype].c_name} should match")
 
 
 @declare("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"),
@@ -519,7 +549,7 @@ def baddbmm_backward(ctx, grad):
 def baddbmm(c, a, b, beta=1, alpha=1, in_place=False):
     """``beta * c + alpha * (a @ b)`` batch by batch (``in_place``: into ``c``)."""
     if in_place:
-        _check_baddbmm(c, a, b)
+        _check_baddbmm_in_place(c, a, b)
         _check_inplace_size(c, (a.shape[0], a.shape[1], b.shape[2]))
         return _into(baddbmm_op, c, a, b, beta, alpha)
     return apply(baddbmm_op, c, a, b, beta=beta, alpha=alpha)
@@ -538,11 +568,11 @@ def _check_addbmm(c, a, b, **attrs):
     if a._data.shape[2] != b._data.shape[1]:
         raise RuntimeError(f"Incompatible matrix sizes for bmm ({a.shape[1]}x{a.shape[2]} and "
                            f"{b.shape[1]}x{b.shape[2]})")
-    for x in (b, a):
-        if c._data.dtype != x._data.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                               f"{_BY_NP[c._data.dtype].scalar_name} and "
-                               f"{_BY_NP[x._data.dtype].scalar_name}")
+    for x, what in ((c, "self"), (a, "mat1")):  # (torch's order, as addmm's)
+        if x._data.dtype != b._data.dtype:
+            raise RuntimeError(f"{what} and mat2 must have the same dtype, but got "
+                               f"{_BY_NP[x._data.dtype].scalar_name} and "
+                               f"{_BY_NP[b._data.dtype].scalar_name}")
 
 
 @declare("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"),

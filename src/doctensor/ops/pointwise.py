@@ -73,7 +73,9 @@ def _check_not_complex(message):
 def _conj(x):
     """The complex conjugate of a tensor (itself if real) or a number, for the backward
     formulas (Note [conjugate Wirtinger] in ops/spectral.py)."""
-    return x.conj() if isinstance(x, TensorBase) else x.conjugate()
+    if isinstance(x, TensorBase):
+        return x.conj() if x._data.dtype.kind == "c" else x  # a real tensor is its own
+    return x.conjugate()
 
 
 def _check_int_zero_division(a, b):

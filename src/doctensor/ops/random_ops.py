@@ -12,6 +12,7 @@ from .. import random as _random
 from .._dtypes import get_default_dtype, int64
 from .._exact import gamma_grad
 from .._tensor_base import TensorBase
+from ..device import CPU
 from ._dispatch import apply, apply_
 from ._registry import declare
 from .creation import check_requires_grad, full, full_like, new_tensor
@@ -28,7 +29,7 @@ class Generator(_random.Generator):
     """``torch.Generator``: its state is a uint8 tensor, as in torch."""
 
     def get_state(self):
-        return new_tensor(super().get_state())
+        return new_tensor(super().get_state(), CPU)
 
     def set_state(self, new_state):
         state = new_state.numpy() if isinstance(new_state, TensorBase) else new_state
@@ -441,8 +442,9 @@ def randn(size, generator=None, dtype=None, device=None, requires_grad=False):
 
 def _floating_only(name, dtype):
     if dtype is not None and not dtype.is_floating_point and not dtype.is_complex:
-        raise RuntimeError(f"\"{'check_uniform_bounds' if name == 'rand' else 'normal_kernel_cpu'}"
-                           f"\" not implemented for '{dtype.scalar_name}'")
+        raise NotImplementedError(
+            f"\"{'check_uniform_bounds' if name == 'rand' else 'normal_kernel_cpu'}"
+            f"\" not implemented for '{dtype.scalar_name}'")
 
 
 def randint(low, high, size, generator=None, dtype=None, device=None, requires_grad=False):

@@ -2,12 +2,13 @@
 ``sum_to_size``.
 
 torch allocates a reduction's result contiguously (the dispatch's default layout);
-integers sum in int64.  On the CPU, floating sums, means, products, whole-tensor var/std and
-1- and 2-norms add and multiply in torch's own order (Note [torch's CPU sum], Note [torch's
-CPU prod], Note [variance of a whole tensor], Note [vector norms] in ``_exact``).
+integers sum in int64.  On the CPU, floating sums, means, products, var/std and p-norms add
+and multiply in torch's own order (Note [torch's CPU sum], Note [torch's CPU prod], Note
+[variance of a whole tensor], Note [Welford's variance], Note [vector norms] in ``_exact``).
 """
 
 import collections
+import itertools
 import math
 import warnings
 
@@ -18,7 +19,7 @@ from .. import _strides as S
 from .._dtypes import _BY_NP, bool_, get_default_dtype, int64
 from .._exact.cascade_sum import same_layout as _same_layout
 from .._exact.cascade_sum import torch_prod, torch_sum
-from .._exact.moments import var_all
+from .._exact.moments import WELFORD_MAX, var_all, welford_var
 from .._exact.norms import vector_norm as exact_norm
 from ..autograd.grad_mode import GradMode
 from ._dispatch import apply
@@ -321,20 +322,25 @@ def var(xp, a, dims=None, correction=1, keepdim=False):
 def _var_std_cpu(op, take_sqrt):
     """torch's CPU var/std: a one-number result of float32/float64 in torch's two passes
     (Note [variance of a whole tensor]); otherwise torch accumulates in double (Welford), so
-    float32 and half precision results are NumPy's float64 ones, rounded (float64 results
-    follow NumPy's order, not Welford's: the last bits may differ)."""
+    float32 and half precision results are NumPy's float64 ones, rounded, and float64 ones
+    Welford's own (Note [Welford's variance]; past WELFORD_MAX elements an output, NumPy's
+    order: the last bits may differ)."""
     def forward(xp, a, dims=None, correction=1, keepdim=False):
         out_shape = [1 if dims is None or d in dims else n for d, n in enumerate(a.shape)]
         if a.dtype not in _FLOATS or not a.size:
             return op.forward(xp, a, dims=dims, correction=correction, keepdim=keepdim)
         if a.dtype == np.float64 and math.prod(out_shape) != 1:
-            return op.forward(xp, a, dims=dims, correction=correction, keepdim=keepdim)
+            if _reduced_numel(a.shape, dims) > WELFORD_MAX:
+                return op.forward(xp, a, dims=dims, correction=correction, keepdim=keepdim)
+            out = welford_var(a, dims, correction, take_sqrt)[0]
+            return out.reshape(out_shape if keepdim else
+                               [n for d, n in enumerate(a.shape) if d not in dims])
         if a.dtype in _REDUCED or math.prod(out_shape) != 1:
             wide = op.forward(xp, a.astype(np.float64), dims=dims, correction=correction,
                               keepdim=keepdim)
             return wide.astype(np.float32).astype(a.dtype, copy=False)
         out = var_all(a, correction, take_sqrt)
-        return out.reshape(out_shape if keepdim and dims is not None else
+        return out.reshape(out_shape if keepdim else
                            [n for d, n in enumerate(out_shape) if dims is not None
                             and d not in dims])
     return forward
@@ -637,7 +643,7 @@ def logsumexp_backward(ctx, grad):
 
 
 def logsumexp(t, dim, keepdim=False):
-    if not t._data.dtype.kind == "f":
+    if not _BY_NP[t._data.dtype].is_floating_point:
         t = t.to(get_default_dtype())  # torch computes integers in the default float dtype
     dims = normalize_dims(dim, max(t._data.ndim, 1))
     if not t._data.ndim:  # as torch: a view of one element, reduced to 0-d
@@ -688,9 +694,9 @@ def vector_norm(xp, a, ord, dims, keepdim):
 
 @vector_norm.on_cpu
 def _vector_norm_cpu(xp, a, ord, dims, keepdim):
-    """p = 1 and 2 in torch's order where it is known (Note [vector norms])."""
+    """Finite p other than 0 in torch's order (Note [vector norms])."""
     out = None
-    if ord in (1, 2) and a.dtype in _FLOATS and a.ndim and a.size:
+    if math.isfinite(ord) and ord != 0 and a.dtype in _FLOATS and a.ndim and a.size:
         out = exact_norm(a, ord, dims)
     if out is None:
         return vector_norm.forward(xp, a, ord=ord, dims=dims, keepdim=keepdim)
@@ -817,3 +823,166 @@ def cumsum(t, dim, dtype=None):
 def cumprod(t, dim, dtype=None):
     """Cumulative product along ``dim`` (integers and bools in int64, as torch)."""
     return _scan(cumprod_op, t, dim, dtype)
+
+
+# -- segment_reduce (misc3) -----------------------------------------------------------------
+#
+# Note [segment reduction]: torch's CPU kernel reduces each segment of ``data`` along ``axis``
+# (by ``lengths``, or by ``offsets``: segment i is [offsets[i], offsets[i + 1])), one element
+# after the other from ``initial`` (else -inf for max, inf for min, 0 for sum and mean, 1 for
+# prod), in the data's type; a NaN wins max and min; mean divides by the length (an empty
+# segment without ``initial``: NaN).  Its backward: sum and mean spread the gradient (mean
+# divided by the length); max and min give it to every element equal to the result (or NaN)
+# and divide the positive ones among them; prod gives ``grad * result / x``, or for a zero
+# or NaN ``x``, ``grad`` times the product of the others (from ``initial``).
+
+__all__ += ["segment_reduce"]
+
+_SEGMENT_KINDS = {"sum": "sum", "mean": "mean", "max": "max", "amax": "max", "min": "min",
+                  "amin": "min", "prod": "prod"}
+_SEGMENT_START = {"max": -np.inf, "min": np.inf, "sum": 0, "mean": 0, "prod": 1}
+
+
+def _segments(data, axis, lengths, offsets):
+    """``data`` as (outer, axis, inner) and each outer row's segment bounds (starts, ends)."""
+    outer = int(np.prod(data.shape[:axis], dtype=np.int64))
+    x = data.reshape(outer, data.shape[axis] if data.ndim else 1, -1)
+    if offsets is not None:
+        bounds = offsets._data.reshape(outer, -1).astype(np.int64)
+        starts, ends = bounds[:, :-1], bounds[:, 1:]
+    else:
+        lens = lengths._data.reshape(outer, -1).astype(np.int64)
+        ends = np.cumsum(lens, axis=1)
+        starts = ends - lens
+    if (ends < starts).any():
+        raise RuntimeError("Expected segment_length >= 0 to be true, but got false.  (Could "
+                           "this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
+    return x, starts, ends
+
+
+def _segment_shape(data, axis, count):
+    return data.shape[:axis] + (count,) + data.shape[axis + 1:]
+
+
+@declare("segment_reduce", "SegmentReduceBackward0", ("data",),
+         saves={"data": "data", "result": "data"})
+def _segment_reduce(xp, data, reduce, axis, lengths, offsets, initial):
+    kind = _SEGMENT_KINDS[reduce]
+    x, starts, ends = _segments(data, axis, lengths, offsets)
+    start = _SEGMENT_START[kind] if initial is None else initial
+    out = np.empty((x.shape[0], starts.shape[1], x.shape[2]), data.dtype)
+    for o, s in itertools.product(range(starts.shape[0]), range(starts.shape[1])):
+        acc = np.full(x.shape[2], start, data.dtype)
+        for v in x[o, starts[o, s]:ends[o, s]]:
+            if kind in ("sum", "mean"):
+                acc = acc + v
+            elif kind == "prod":
+                acc = acc * v
+            else:
+                acc = np.where(np.isnan(v), v, (np.maximum if kind == "max" else np.minimum)(
+                    acc, v))
+        length = ends[o, s] - starts[o, s]
+        if kind == "mean" and length == 0 and initial is None:
+            acc = np.full_like(acc, np.nan)
+        elif kind == "mean" and length > 0:
+            acc = np.where(np.isnan(acc), acc, acc / length)
+        out[o, s] = acc
+    return out.reshape(_segment_shape(data, axis, starts.shape[1]))
+
+
+@_segment_reduce.def_backward
+def segment_reduce_backward(ctx, grad):
+    return (apply(_segment_gradient, grad, ctx.result, ctx.data, **ctx.attrs),)
+
+
+@declare("_segment_reduce_backward", "NotImplemented", ("grad", "output", "data"))
+def _segment_gradient(xp, grad, output, data, reduce, axis, lengths, offsets, initial):
+    """torch's _segment_reduce_backward (Note [segment reduction])."""
+    kind = _SEGMENT_KINDS[reduce]
+    x, starts, ends = _segments(data, axis, lengths, offsets)
+    g = grad.reshape(x.shape[0], starts.shape[1], -1)
+    r = output.reshape(g.shape)
+    dx = np.zeros(x.shape, data.dtype)
+    for o, s in itertools.product(range(starts.shape[0]), range(starts.shape[1])):
+        a, b = starts[o, s], ends[o, s]
+        if a == b:
+            continue
+        seg = x[o, a:b]
+        if kind == "sum":
+            dx[o, a:b] = g[o, s]
+        elif kind == "mean":
+            dx[o, a:b] = g[o, s] / (b - a)
+        elif kind == "prod":
+            dx[o, a:b] = _prod_gradient(seg, g[o, s], r[o, s], initial)
+        else:
+            hit = np.isnan(seg) | (seg == r[o, s])
+            got = np.where(hit, g[o, s], np.zeros((), data.dtype))
+            count = hit.sum(axis=0)
+            dx[o, a:b] = np.where((count >= 2) & (got > 0), got / np.maximum(count, 1), got)
+    return dx.reshape(data.shape)
+
+
+def _prod_gradient(seg, g, r, initial):
+    """prod's gradient in one segment (L, inner): ``g * r / x``, or ``g`` times the product of
+    the others (from ``initial``) where ``x`` is 0 or NaN."""
+    out = (g * r) / seg
+    for j in range(seg.shape[0]):
+        special = np.isnan(seg[j]) | (seg[j] == 0)
+        if special.any():
+            others = np.full(seg.shape[1], 1 if initial is None else initial, seg.dtype)
+            for k in range(seg.shape[0]):
+                if k != j:
+                    others = others * seg[k]
+            out[j] = np.where(special, g * others, out[j])
+    return out
+
+
+@_segment_gradient.def_backward
+def segment_gradient_backward(ctx, grad):
+    raise RuntimeError("derivative for aten::_segment_reduce_backward is not implemented")
+
+
+def segment_reduce(data, reduce, lengths=None, indices=None, offsets=None, axis=0,
+                   unsafe=False, initial=None):
+    """``torch.segment_reduce``: ``reduce`` ('sum', 'mean', 'max', 'min', 'prod') over the
+    segments of ``data`` along ``axis`` (Note [segment reduction])."""
+    axis = S.wrap_dim(axis, data.dim())
+    if indices is not None:
+        raise RuntimeError("segment_reduce(): indices based reduction is not supported yet.")
+    if lengths is None and offsets is None:
+        raise RuntimeError("segment_reduce(): Either lengths or offsets must be defined.")
+    if reduce not in _SEGMENT_KINDS:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
+                           f"{reduce}")
+    name, index = ("offsets", offsets) if offsets is not None else ("lengths", lengths)
+    if data.dim() < index.dim():
+        raise RuntimeError(f"Expected data.dim() >= {name}_value.dim() to be true, but got "
+                           "false.  (Could this error message be improved?  If so, please "
+                           "report an enhancement request to PyTorch.)")
+    if axis != index.dim() - 1:
+        raise RuntimeError(f"segment_reduce(): Expected axis to be the last dimension of {name} "
+                           f"but got {axis}.")
+    if offsets is None and not unsafe:
+        _check_lengths(data, lengths, axis)
+    if index.dtype.name not in ("int32", "int64"):
+        raise NotImplementedError(f'"_segment_reduce_{name}_cpu_kernel1" not implemented for '
+                                  f"'{index.dtype.scalar_name}'")
+    if not data.dtype.is_floating_point:
+        raise NotImplementedError(f"\"_segment_reduce_cpu\" not implemented for "
+                                  f"'{data.dtype.scalar_name}'")
+    return apply(_segment_reduce, data, reduce=reduce, axis=axis, lengths=lengths,
+                 offsets=offsets, initial=initial)
+
+
+def _check_lengths(data, lengths, axis):
+    """torch's checks of ``lengths`` (skipped when ``unsafe``)."""
+    values = lengths._data
+    if values.size == 0:
+        raise RuntimeError("min(): Expected reduction dim to be specified for input.numel() == "
+                           "0. Specify the reduction dim with the 'dim' argument.")
+    if values.min() < 0:
+        raise RuntimeError("lengths contains negative value!")
+    if not (values.sum(axis=-1) == (data.shape[axis] if data.dim() else 1)).all():
+        raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis to sum to "
+                           "data.size(lengths.dim()-1) when !unsafe.")

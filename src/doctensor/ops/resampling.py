@@ -15,9 +15,10 @@ import itertools
 
 import numpy as np
 
+from .._exact.fma import fma32, fma64
 from ._dispatch import apply
 from ._registry import declare
-from .creation import zeros_like
+from .creation import _linspace, from_array, zeros_like
 
 __all__ = ["upsample", "pad", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
 
@@ -426,3 +427,534 @@ def channel_shuffle(x, groups):
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {x.shape[1]} "
                            f"channels and {groups} groups.")
     return apply(_channel_shuffle, x, groups=groups)
+
+
+# -- affine_grid_generator (misc3) ----------------------------------------------------------
+#
+# Note [affine grids]: torch's affine_grid_generator lays a base grid of homogeneous
+# coordinates (x, y[, z], 1) over the output, x along the last dim, each axis torch's
+# ``linspace(-1, 1, n)`` (times (n - 1) / n without align_corners: the pixel centres; one
+# position: 0), and multiplies it by each theta: ``base (N, HW, 3) bmm theta^T``.  Its
+# gradient in theta is ``(base^T bmm grad)^T``, composed of doctensor ops (torch's nodes
+# TransposeBackward0 <- BmmBackward0 under create_graph).
+
+__all__ += ["affine_grid_generator"]
+
+
+def _grid_axis(n, align_corners, ft):
+    """The positions of one axis of the base grid, in the float type ``ft``."""
+    if n <= 1:
+        return np.zeros(1, ft)
+    steps = _linspace(ft.type, -1, 1, n)
+    return steps if align_corners else steps * (n - 1) / n
+
+
+def _base_grid(size, align_corners, ft):
+    """The (*spatial, k + 1) base grid of Note [affine grids] for a ``size`` (N, C, *spatial)."""
+    spatial = tuple(size[2:])
+    k = len(spatial)
+    base = np.ones(spatial + (k + 1,), ft)
+    for i, n in enumerate(reversed(spatial)):
+        axis = _grid_axis(n, align_corners, ft)
+        base[..., i] = axis.reshape([len(axis) if j == k - 1 - i else 1 for j in range(k)])
+    return base
+
+
+@declare("affine_grid_generator", "AffineGridGeneratorBackward0")
+def _affine_grid(xp, theta, size, align_corners):
+    base = _base_grid(size, align_corners, theta.dtype)
+    k = len(size) - 2
+    wide = np.float32 if theta.dtype.itemsize < 4 else theta.dtype  # (half types: in float32)
+    terms = base.reshape(1, -1, k + 1, 1).astype(wide) * theta.transpose(0, 2, 1)[:, None]
+    grid = terms[:, :, 0]
+    for j in range(1, k + 1):  # torch's bmm sums the k + 1 products in order (x, y[, z], 1)
+        grid = grid + terms[:, :, j]
+    return grid.astype(theta.dtype).reshape(size[0], *size[2:], k)
+
+
+@_affine_grid.def_backward
+def affine_grid_backward(ctx, grad):
+    size, k = ctx.size, len(ctx.size) - 2
+    base = from_array(_base_grid(size, ctx.align_corners, grad._data.dtype), grad)
+    base = base.reshape(1, -1, k + 1).expand(size[0], -1, -1)
+    return (base.transpose(1, 2).bmm(grad.reshape(size[0], -1, k)).transpose(1, 2),)
+
+
+def affine_grid_generator(theta, size, align_corners):
+    """``torch.affine_grid_generator``: the sampling grid (N, *spatial, k) of the affine
+    maps ``theta`` (N, k, k + 1) over an output of ``size`` (N, C, *spatial), k = 2 or 3
+    (Note [affine grids])."""
+    size = tuple(size)
+    if len(size) not in (4, 5):
+        raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
+    k = len(size) - 2
+    if theta.shape[0] != size[0] or theta.shape[2] != k + 1:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{size[0]}, {k + 1}] but got: [{theta.shape[0]}, "
+                           f"{theta.shape[2]}].")
+    return apply(_affine_grid, theta, size=size, align_corners=bool(align_corners))
+
+
+# -- grid_sampler_2d, grid_sampler_3d (misc3) -----------------------------------------------
+#
+# Note [grid sampling]: grid_sample reads the input at the positions a grid names, (x, y[, z])
+# in [-1, 1] from the left-top(-front) corner (align_corners: the corner pixels' centres;
+# else their outer edges).  'border' clips positions to [0, size - 1], 'reflection' folds
+# them back into the input first; the derivative of a position in its coordinate (its
+# "slope") is 0 where clipped.  Bilinear (trilinear) weighs the 4 (8) neighbours, in the
+# order nw, ne, sw, se (then the back ones), by products of the distances to the far sides;
+# neighbours outside the input read 0.  Nearest rounds half to even.  Bicubic (2-d) weighs
+# 4 x 4 taps around the unpadded position by torch's cubic convolution weights (A = -0.75),
+# the padding applied to each tap's position, and sums each row of taps, then the rows.
+#   2-d: torch's vectorized CPU kernel maps a coordinate as ``(c + 1) * (size - 1) / 2``
+#   (align_corners) or ``fma(c + 1, size / 2, -0.5)``, folds as
+#   ``min(extra, 2span - extra)`` with ``extra = fma(-trunc(|p - low| / 2span), 2span,
+#   |p - low|)``, and adds the weighted neighbours with fused multiply-adds.
+#   3-d: torch's scalar kernel maps ``((c + 1) / 2) * (size - 1)`` or
+#   ``((c + 1) * size - 1) / 2``, folds with fmod, and adds plainly.
+# The gradient in the grid sums over channels in the kernels' order (exact); the gradient in
+# the input adds each output's weighted gradient at its neighbours (3-d: in torch's order;
+# 2-d: torch's vector lanes order them otherwise, within rounding).  The second derivatives
+# come from the weights' derivatives (``_grid_double_backward``), computed on arrays.
+
+__all__ += ["grid_sampler_2d", "grid_sampler_3d"]
+
+
+def _fma(a, b, c):
+    """``a * b + c`` rounded once (torch's 2-d kernel is compiled with fused multiply-adds)."""
+    a, b, c = np.broadcast_arrays(a, b, c)
+    return (fma32 if a.dtype == np.float32 else fma64)(a, b, c)
+
+
+def _clip_positions(pos, slope, size, masked):
+    """'border': positions clipped to [0, size - 1] (NaN: 0), their slope 0 where clipped:
+    ``masked`` (the 2-d kernel's bit mask) a +0, else (the 3-d kernel's product) a signed 0."""
+    ft = pos.dtype.type
+    inside = (pos > 0) & (pos < size - 1)
+    slope = np.where(inside, slope, ft(0)) if masked else slope * inside.astype(pos.dtype)
+    return np.clip(np.where(np.isnan(pos), ft(0), pos), ft(0), ft(size - 1)), slope
+
+
+def _positions_2d(coord, size, padding, align_corners):
+    """Each coordinate's position and slope along a dim of ``size`` (the 2-d kernel's
+    arithmetic, Note [grid sampling])."""
+    ft = coord.dtype.type
+    if align_corners:
+        scale = ft(size - 1) / ft(2)
+        pos = (coord + ft(1)) * scale
+    else:
+        scale = ft(size) / ft(2)
+        pos = _fma(coord + ft(1), scale, ft(-0.5))
+    slope = np.full(pos.shape, scale, pos.dtype)
+    if padding == 2:
+        if align_corners and size <= 1:
+            pos, slope = np.zeros_like(pos), np.zeros_like(pos)
+        else:
+            low, twice = (ft(0), ft(size - 1) * ft(2)) if align_corners else \
+                (ft(-0.5), ft(size) * ft(2))
+            shifted = pos - low
+            far = np.abs(shifted)
+            extra = _fma(-np.trunc(far / twice), twice, far)
+            other = twice - extra
+            flip = extra > other
+            pos = np.where(flip, other, extra) + low
+            slope = np.where(flip ^ (shifted < 0), ft(-1), ft(1)) * slope
+    return _clip_positions(pos, slope, size, True) if padding else (pos, slope)
+
+
+def _positions_3d(coord, size, padding, align_corners):
+    """Each coordinate's position and slope along a dim of ``size`` (the 3-d kernel's
+    arithmetic, Note [grid sampling])."""
+    ft = coord.dtype.type
+    if align_corners:
+        slope = np.full(coord.shape, ft(size - 1) / ft(2), coord.dtype)
+        pos = ((coord + ft(1)) / ft(2)) * ft(size - 1)
+    else:
+        slope = np.full(coord.shape, ft(size) / ft(2), coord.dtype)
+        pos = ((coord + ft(1)) * ft(size) - ft(1)) / ft(2)
+    if padding == 2:
+        if align_corners and size <= 1:
+            pos, sign = np.zeros_like(pos), np.zeros_like(pos)
+        else:
+            low, span = (ft(0), ft(size - 1)) if align_corners else (ft(-0.5), ft(size))
+            shifted = pos - low
+            far = np.abs(shifted)
+            extra = np.fmod(far, span)
+            odd = np.floor(far / span) % 2 == 1
+            pos = np.where(odd, (span - extra) + low, extra + low)
+            sign = np.where(odd ^ (shifted < 0), ft(-1), ft(1))
+        slope = slope * sign
+    return _clip_positions(pos, slope, size, False) if padding else (pos, slope)
+
+
+def _index(pos):
+    """Positions (whole numbers) as indices; NaN, infinite and huge ones as an index no input
+    has."""
+    ok = np.isfinite(pos) & (np.abs(pos) < 2.0 ** 31)
+    return np.where(ok, pos, -(2 ** 31)).astype(np.int64)
+
+
+def _gather(inp, index, inside):
+    """``inp`` (N, C, *spatial) at the per-dim indices ``index`` (each (N, *out)), 0 where not
+    ``inside``: (N, C, *out)."""
+    n, c, spatial = inp.shape[0], inp.shape[1], inp.shape[2:]
+    flat = np.where(inside, np.ravel_multi_index(
+        tuple(np.where(inside, i, 0) for i in index), spatial), 0).reshape(n, 1, -1)
+    values = np.take_along_axis(inp.reshape(n, c, -1), flat, -1)
+    return np.where(inside.reshape(n, 1, -1), values, 0).reshape(n, c, *inside.shape[1:])
+
+
+def _scatter(shape, index, inside, grads):
+    """The adjoint of ``_gather`` for several corners at once: ``grads[k]`` (N, C, *out) added
+    at corner k's indices, position by position and corner by corner (torch's 3-d order)."""
+    n, c, spatial = shape[0], shape[1], shape[2:]
+    flat = np.stack([np.where(ins, np.ravel_multi_index(
+        tuple(np.where(ins, i, 0) for i in idx), spatial), 0).reshape(n, -1)
+        for idx, ins in zip(index, inside)], -1)  # (N, P, corners)
+    keep = np.stack([ins.reshape(n, -1) for ins in inside], -1)
+    vals = np.stack([g.reshape(n, c, -1) for g in grads], -1)  # (N, C, P, corners)
+    out = np.zeros((n, c, int(np.prod(spatial))), vals.dtype)
+    for b, ch in itertools.product(range(n), range(c)):
+        np.add.at(out[b, ch], flat[b][keep[b]], vals[b, ch][keep[b]])
+    return out.reshape(shape)
+
+
+class _Corners:
+    """The neighbours of each grid point (Note [grid sampling]): per corner (bits from the
+    first spatial dim to the last: 0 near, 1 far) its indices, whether it is inside, its
+    distance factors per coordinate (x first) and their signs, its weight and its values."""
+
+    def __init__(self, inp, grid, padding, align_corners):
+        k = grid.shape[-1]
+        spatial = inp.shape[2:]
+        locate = _positions_2d if k == 2 else _positions_3d
+        found = [locate(grid[..., d], spatial[k - 1 - d], padding, align_corners)
+                 for d in range(k)]  # per coordinate (x, y[, z])
+        self.slopes = [slope for _, slope in found]
+        near = [np.floor(pos) for pos, _ in found]
+        if k == 2:  # the 2-d kernel's distances: w = x - x0, e = 1 - w
+            far_side = [pos - n for (pos, _), n in zip(found, near)]
+            factors = [(1 - f, f) for f in far_side]
+        else:  # the 3-d kernel's: (x1 - x), (x - x0)
+            factors = [((n + 1) - pos, pos - n) for (pos, _), n in zip(found, near)]
+        first = [_index(n) for n in near]
+        self.index, self.inside, self.factors, self.signs, self.weights = [], [], [], [], []
+        for bits in itertools.product((0, 1), repeat=k):  # (z,) y, x: nw, ne, sw, se, ...
+            per_coord = bits[::-1]
+            idx = tuple(first[k - 1 - j] + bits[j] for j in range(k))
+            inside = np.logical_and.reduce([(i >= 0) & (i < n) for i, n in zip(idx, spatial)])
+            fs = [factors[d][per_coord[d]] for d in range(k)]
+            self.index.append(idx)
+            self.inside.append(inside)
+            self.factors.append(fs)
+            self.signs.append([1 if b else -1 for b in per_coord])
+            weight = fs[0] * fs[1]
+            self.weights.append(weight if k == 2 else weight * fs[2])
+        self.values = [_gather(inp, i, ins) for i, ins in zip(self.index, self.inside)]
+
+    def others(self, corner, skip):
+        """The product of corner's distance factors but those of the coordinates ``skip``."""
+        kept = [f for d, f in enumerate(self.factors[corner]) if d not in skip]
+        out = kept[0] if kept else np.ones_like(self.factors[corner][0])
+        for f in kept[1:]:
+            out = out * f
+        return out
+
+    def dweight(self, corner, d):
+        """d(weight)/d(position along coordinate d)."""
+        return self.signs[corner][d] * self.others(corner, {d})
+
+    def d2weight(self, corner, d, e):
+        """The second derivative of a weight in coordinates d and e (0 for d == e)."""
+        if d == e:
+            return np.zeros_like(self.weights[corner])
+        return self.signs[corner][d] * self.signs[corner][e] * self.others(corner, {d, e})
+
+
+_A = -0.75  # the cubic convolution's constant (torch's, as in its bicubic upsampling)
+
+
+def _cubic_weights(t):
+    """The four cubic convolution weights at the distance ``t`` in [0, 1) past the second
+    tap, as torch's 2-d kernel computes them (fused multiply-adds where its compiler forms
+    them)."""
+    ft = t.dtype.type
+    a, one = ft(_A), ft(1)
+
+    def outer(x):
+        return ((a * x - ft(5) * a) * x + ft(8) * a) * x - ft(4) * a
+
+    def inner(x):
+        return _fma(_fma(a + ft(2), x, -(a + ft(3))) * x, x, one)
+    return [outer(t + one), inner(t), inner(one - t), outer(ft(2) - t)]
+
+
+def _cubic_slopes(t):
+    """Minus the derivatives of the four weights in ``t`` (torch's
+    get_cubic_coefficients_grad)."""
+    ft = t.dtype.type
+    a = ft(_A)
+    inner = (ft(-3) * (a + ft(2)), ft(3) * (a + ft(2)))
+    return [(ft(-3) * a * (ft(-1) - t) - ft(10) * a) * (ft(-1) - t) - ft(8) * a,
+            (inner[0] * (ft(0) - t) - ft(2) * (a + ft(3))) * (ft(0) - t),
+            (inner[1] * (ft(1) - t) - ft(2) * (a + ft(3))) * (ft(1) - t),
+            (ft(3) * a * (ft(2) - t) - ft(10) * a) * (ft(2) - t) + ft(8) * a]
+
+
+def _cubic_curvatures(t):
+    """The second derivatives of the four weights in ``t``."""
+    a = _A
+    return [6 * a * (t + 1) - 10 * a, 6 * (a + 2) * t - 2 * (a + 3),
+            6 * (a + 2) * (1 - t) - 2 * (a + 3), 6 * a * (2 - t) - 10 * a]
+
+
+class _Taps:
+    """The 4 x 4 taps of bicubic sampling (2-d), with ``_Corners``' interface: per tap (x
+    tap i, y tap j, in that order) its indices (the padding applied to the tap's position),
+    whether it is inside, its weight and values; the weights' derivatives."""
+
+    def __init__(self, inp, grid, padding, align_corners):
+        h, w = inp.shape[2:]
+        ft = grid.dtype.type
+        x, y = (_positions_2d(grid[..., d], n, 0, align_corners) for d, n in ((0, w), (1, h)))
+        self.slopes = [x[1], y[1]]
+        fx, fy = np.floor(x[0]), np.floor(y[0])
+        tx, ty = x[0] - fx, y[0] - fy
+        self.cx, self.cy = _cubic_weights(tx), _cubic_weights(ty)
+        self.gx, self.gy = _cubic_slopes(tx), _cubic_slopes(ty)
+        self.kx, self.ky = _cubic_curvatures(tx), _cubic_curvatures(ty)
+        self.taps = [(i, j) for i in range(4) for j in range(4)]
+        self.index, self.inside, self.weights = [], [], []
+        for i, j in self.taps:
+            cols = _index(np.trunc(_positions_of_taps(fx + ft(i - 1), w, padding,
+                                                      align_corners)))
+            rows = _index(np.trunc(_positions_of_taps(fy + ft(j - 1), h, padding,
+                                                      align_corners)))
+            self.index.append((rows, cols))
+            self.inside.append((cols >= 0) & (cols < w) & (rows >= 0) & (rows < h))
+            self.weights.append(self.cx[i] * self.cy[j])
+        self.values = [_gather(inp, i, ins) for i, ins in zip(self.index, self.inside)]
+
+    def dweight(self, tap, d):
+        i, j = self.taps[tap]
+        return -(self.gx[i] * self.cy[j]) if d == 0 else -(self.cx[i] * self.gy[j])
+
+    def d2weight(self, tap, d, e):
+        i, j = self.taps[tap]
+        if d != e:
+            return self.gx[i] * self.gy[j]
+        return self.kx[i] * self.cy[j] if d == 0 else self.cx[i] * self.ky[j]
+
+
+def _positions_of_taps(pos, size, padding, align_corners):
+    """Tap positions with the padding applied (torch's compute_coordinates)."""
+    if not padding:
+        return pos
+    slope = np.zeros_like(pos)
+    if padding == 2:
+        ft = pos.dtype.type
+        if align_corners and size <= 1:
+            return np.zeros_like(pos)
+        low, twice = (ft(0), ft(size - 1) * ft(2)) if align_corners else \
+            (ft(-0.5), ft(size) * ft(2))
+        far = np.abs(pos - low)
+        extra = _fma(-np.trunc(far / twice), twice, far)
+        pos = np.minimum(extra, twice - extra) + low
+    return _clip_positions(pos, slope, size, True)[0]
+
+
+def _bicubic(inp, at):
+    """torch's bicubic sum: each row of 4 x taps, then the 4 rows (Note [grid sampling])."""
+    rows = []
+    for j in range(4):
+        v = [at.values[i * 4 + j] for i in range(4)]
+        c = [cx[:, None] for cx in at.cx]
+        rows.append((_fma(c[0], v[0], c[1] * v[1]) + c[2] * v[2]) + c[3] * v[3])
+    c = [cy[:, None] for cy in at.cy]
+    out = rows[0] * c[0]
+    for k in range(1, 4):
+        out = _fma(c[k], rows[k], out)
+    return out
+
+
+def _nearest_points(inp, grid, padding, align_corners):
+    """The nearest input element of each grid point (rounding half to even), and whether it
+    is inside the input."""
+    k = grid.shape[-1]
+    spatial = inp.shape[2:]
+    locate = _positions_2d if k == 2 else _positions_3d
+    index = tuple(_index(np.rint(locate(grid[..., k - 1 - j], spatial[j], padding,
+                                        align_corners)[0])) for j in range(k))
+    inside = np.logical_and.reduce([(i >= 0) & (i < n) for i, n in zip(index, spatial)])
+    return index, inside
+
+
+def _neighbours(inp, grid, interpolation_mode, padding_mode, align_corners):
+    """The bilinear (trilinear) corners or the bicubic taps of each grid point."""
+    taps = _Taps if interpolation_mode == 2 else _Corners
+    return taps(inp, grid, padding_mode, align_corners)
+
+
+def _grid_sample(xp, inp, grid, interpolation_mode, padding_mode, align_corners):
+    if interpolation_mode == 1:
+        return _gather(inp, *_nearest_points(inp, grid, padding_mode, align_corners))
+    if interpolation_mode == 2:
+        return _bicubic(inp, _Taps(inp, grid, padding_mode, align_corners))
+    at = _Corners(inp, grid, padding_mode, align_corners)
+    if grid.shape[-1] == 2:  # fused multiply-adds, neighbours outside read as 0
+        out = at.values[0] * at.weights[0][:, None]
+        for weight, value in zip(at.weights[1:], at.values[1:]):
+            out = _fma(value, weight[:, None], out)
+        return out
+    out = np.zeros(at.values[0].shape, inp.dtype)
+    for weight, value, inside in zip(at.weights, at.values, at.inside):
+        out = np.where(inside[:, None], out + value * weight[:, None], out)
+    return out
+
+
+def _grid_sample_gradient(xp, grad, inp, grid, interpolation_mode, padding_mode,
+                          align_corners):
+    """torch's grid_sampler_{2,3}d_backward: the gradients in the input and in the grid."""
+    if interpolation_mode == 1:
+        index, inside = _nearest_points(inp, grid, padding_mode, align_corners)
+        return _scatter(inp.shape, [index], [inside], [grad]), np.zeros_like(grid)
+    at = _neighbours(inp, grid, interpolation_mode, padding_mode, align_corners)
+    if interpolation_mode == 2:
+        grad_input = _scatter(inp.shape, at.index, at.inside, [
+            (grad * at.cx[i][:, None]) * at.cy[j][:, None] for i, j in at.taps])
+        return grad_input, _bicubic_grid_gradient(grad, at)
+    grad_input = _scatter(inp.shape, at.index, at.inside,
+                          [grad * w[:, None] for w in at.weights])
+    k = grid.shape[-1]
+    sums = [np.zeros(grid.shape[:-1], grad.dtype) for _ in range(k)]
+    for c in range(inp.shape[1]):
+        g, v = grad[:, c], [value[:, c] for value in at.values]
+        if k == 2:  # (ne - nw) * s + (se - sw) * n, and (sw - nw) * e + (se - ne) * w
+            (de, ds), (dw, dn) = at.factors[0], at.factors[3]
+            sums[0] = _fma(_fma(v[3] - v[2], dn, (v[1] - v[0]) * ds), g, sums[0])
+            sums[1] = _fma(_fma(v[3] - v[1], dw, (v[2] - v[0]) * de), g, sums[1])
+            continue
+        for corner, value in enumerate(v):
+            for d in range(k):
+                term = value
+                for e in range(k):
+                    if e != d:
+                        term = term * at.factors[corner][e]
+                term = np.where(at.inside[corner], term * g, 0)
+                sums[d] = sums[d] + term if at.signs[corner][d] > 0 else sums[d] - term
+    return grad_input, np.stack([s * slope for s, slope in zip(sums, at.slopes)], -1)
+
+
+def _bicubic_grid_gradient(grad, at):
+    """The bicubic gradient in the grid: channel by channel, tap by tap (x tap, then y tap),
+    with torch's fused multiply-adds."""
+    gx = np.zeros(grad.shape[:1] + grad.shape[2:], grad.dtype)
+    gy = np.zeros_like(gx)
+    for c in range(grad.shape[1]):
+        g = grad[:, c]
+        for t, (i, j) in enumerate(at.taps):
+            v = at.values[t][:, c] * g
+            gx = _fma(-(v * at.gx[i]), at.cy[j], gx)
+            gy = _fma(-(v * at.gy[j]), at.cx[i], gy)
+    return np.stack([gx * at.slopes[0], gy * at.slopes[1]], -1)
+
+
+def _grid_double_backward(ctx, grads):
+    """The gradients of grid_sampler's backward (its two results' gradients ``grads``),
+    from the derivatives of the weights, computed on arrays (the results carry no graph:
+    no third derivatives)."""
+    need = ctx.needs_input_grad
+    g_in, g_grid = (None if g is None else g._data for g in grads)
+    gout, inp, grid = ctx.grad_output._data, ctx.input._data, ctx.grid._data
+    g_in = np.zeros_like(inp) if g_in is None else g_in
+    g_grid = np.zeros_like(grid) if g_grid is None else g_grid
+    attrs = (ctx.padding_mode, ctx.align_corners)
+    if ctx.interpolation_mode == 1:
+        picked = _gather(g_in, *_nearest_points(inp, grid, *attrs))
+        return (from_array(picked, ctx.grad_output) if need[0] else None, None,
+                zeros_like(ctx.grid) if need[2] else None)
+    at = _neighbours(inp, grid, ctx.interpolation_mode, *attrs)
+    k = grid.shape[-1]
+    picks = [_gather(g_in, i, ins) for i, ins in zip(at.index, at.inside)]
+    pull = [g_grid[..., d] * at.slopes[d] for d in range(k)]
+    slope_of = [[at.dweight(j, d) for d in range(k)] for j in range(len(at.weights))]
+    along = [sum(pull[d] * slope_of[j][d] for d in range(k)) for j in range(len(at.weights))]
+    d_gout = sum(p * w[:, None] + v * a[:, None]
+                 for p, v, w, a in zip(picks, at.values, at.weights, along))
+    d_inp = _scatter(inp.shape, at.index, at.inside, [gout * a[:, None] for a in along])
+    d_grid = []
+    for d in range(k):
+        first = sum((gout * p).sum(1) * slope_of[j][d] for j, p in enumerate(picks))
+        second = sum(pull[e] * sum((gout * v).sum(1) * at.d2weight(j, d, e)
+                                   for j, v in enumerate(at.values)) for e in range(k))
+        d_grid.append(first * at.slopes[d] + second * at.slopes[d])
+    d_grid = np.stack(d_grid, -1)
+    return tuple(from_array(a.astype(t._data.dtype), t) if n else None for a, t, n in zip(
+        (d_gout, d_inp, d_grid), (ctx.grad_output, ctx.input, ctx.grid), need))
+
+
+def _grid_sampler_ops(dims):
+    """grid_sampler_{dims}d's record and its backward's (GridSampler{dims}DBackward...)."""
+    name = f"GridSampler{dims}D"
+    op = declare(f"grid_sampler_{dims}d", name + "Backward0", ("input", "grid"),
+                 saves={"input": ("input", "grid"), "grid": ("input", "grid")})(_grid_sample)
+    gradient = declare(name + "Backward", name + "BackwardBackward0",
+                       ("grad_output", "input", "grid"), outputs=("grad_input", "grad_grid"),
+                       saves={"grad_output": ("input", "grid"),
+                              "input": ("grad_output", "grid"),
+                              "grid": ("grad_output", "input", "grid")})(_grid_sample_gradient)
+    gradient.def_backward(_grid_double_backward)
+
+    @op.def_backward
+    def grid_sampler_backward(ctx, grad):
+        return apply(gradient, grad, ctx.input, ctx.grid, **ctx.attrs)
+    return op
+
+
+_GRID_SAMPLERS = {2: _grid_sampler_ops(2), 3: _grid_sampler_ops(3)}
+
+
+def grid_sampler_2d(inp, grid, interpolation_mode, padding_mode, align_corners):
+    """``torch.grid_sampler_2d``: ``inp`` (N, C, H, W) read at the (N, H', W', 2) ``grid``'s
+    positions (Note [grid sampling]); modes as torch's numbers (interpolation: 0 bilinear,
+    1 nearest; padding: 0 zeros, 1 border, 2 reflection)."""
+    return _grid_sampler(inp, grid, interpolation_mode, padding_mode, align_corners, 2)
+
+
+def grid_sampler_3d(inp, grid, interpolation_mode, padding_mode, align_corners):
+    """``torch.grid_sampler_3d``: ``grid_sampler_2d`` of (N, C, D, H, W) inputs and
+    (N, D', H', W', 3) grids."""
+    return _grid_sampler(inp, grid, interpolation_mode, padding_mode, align_corners, 3)
+
+
+def _grid_sampler(inp, grid, interpolation_mode, padding_mode, align_corners, dims):
+    _check_grid_sampler(inp, grid, dims)
+    if interpolation_mode == 2 and dims == 3:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    return apply(_GRID_SAMPLERS[dims], inp, grid, interpolation_mode=interpolation_mode,
+                 padding_mode=padding_mode, align_corners=bool(align_corners))
+
+
+def _check_grid_sampler(inp, grid, dims):
+    """torch's checks of grid_sampler's input and grid, in its order."""
+    shapes = f"input with sizes {list(inp.shape)} and grid with sizes {list(grid.shape)}"
+    if inp.dim() != grid.dim() or inp.dim() < 3 or inp.shape[0] != grid.shape[0]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, "
+                           f"but got {shapes}")
+    if grid.shape[-1] != inp.dim() - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {inp.dim() - 2} in last "
+                           f"dimension, but got grid with sizes {list(grid.shape)}")
+    for d in range(2, inp.dim()):
+        if inp.shape[d] == 0:
+            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial "
+                               f"dimensions, but input has sizes {list(inp.shape)} with "
+                               f"dimension {d} being empty")
+    if inp.dim() != dims + 2:
+        raise RuntimeError(f"grid_sampler(): expected {dims + 2}D input and grid with same "
+                           f"number of dimensions, but got {shapes}")
+    if not inp.dtype.is_floating_point:
+        raise NotImplementedError(f'"grid_sampler_{dims}d_cpu_kernel_impl" not implemented '
+                                  f"for '{inp.dtype.scalar_name}'")
+    if grid.dtype != inp.dtype:
+        raise RuntimeError(f"expected scalar type {inp.dtype.scalar_name} but found "
+                           f"{grid.dtype.scalar_name}")

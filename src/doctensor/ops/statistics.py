@@ -16,6 +16,7 @@ import numpy as np
 from .. import _strides as S
 from .._dtypes import _BY_NP, bfloat16, bool_, float64, int64
 from .._exact.cascade_sum import same_layout, torch_sum
+from .._exact.moments import WELFORD_MAX, welford_var
 from .._exact.ties import introsort, quickselect
 from .._tensor_base import TensorBase
 from ._dispatch import apply, apply_
@@ -183,21 +184,36 @@ def std_mean_op(xp, a, dims, correction, keepdim):
 
 def _welford_mean(xp, a, dims, keepdim):
     """The mean var_mean / std_mean return on the CPU: Welford's, accumulated in double, so
-    NumPy's float64 mean rounded (float64 inputs: NumPy's order)."""
+    NumPy's float64 mean rounded (float64 inputs: NumPy's order; see _welford_pair)."""
     if a.dtype == np.float64 or a.dtype.kind not in "fV":
         return _mean_forward(xp, a, dims, keepdim)
     wide = _mean_forward(xp, a.astype(np.float64), dims, keepdim)
     return wide.astype(np.float32).astype(a.dtype, copy=False)
 
 
+def _welford_pair(a, dims, correction, keepdim, take_sqrt):
+    """float64 var_mean / std_mean as torch computes both, Welford's steps (Note [Welford's
+    variance]); None for other dtypes (rounding hides the order) and for outputs of more
+    than WELFORD_MAX elements."""
+    reduced = range(a.ndim) if dims is None else dims
+    if a.dtype != np.float64 or not a.size or math.prod(
+            a.shape[d] for d in reduced) > WELFORD_MAX:
+        return None
+    shape = [1 if d in reduced else n for d, n in enumerate(a.shape)] if keepdim else \
+        [n for d, n in enumerate(a.shape) if d not in reduced]
+    return tuple(r.reshape(shape) for r in welford_var(a, dims, correction, take_sqrt))
+
+
 @var_mean_op.on_cpu
 def _var_mean_cpu(xp, a, dims, correction, keepdim):
-    return var.cpu_forward(xp, a, dims, correction, keepdim), _welford_mean(xp, a, dims, keepdim)
+    return _welford_pair(a, dims, correction, keepdim, False) or (
+        var.cpu_forward(xp, a, dims, correction, keepdim), _welford_mean(xp, a, dims, keepdim))
 
 
 @std_mean_op.on_cpu
 def _std_mean_cpu(xp, a, dims, correction, keepdim):
-    return std.cpu_forward(xp, a, dims, correction, keepdim), _welford_mean(xp, a, dims, keepdim)
+    return _welford_pair(a, dims, correction, keepdim, True) or (
+        std.cpu_forward(xp, a, dims, correction, keepdim), _welford_mean(xp, a, dims, keepdim))
 
 
 def _mean_part(ctx, grad):

@@ -145,6 +145,8 @@ from .pooling import (
     AdaptiveMaxPool2d,
     AdaptiveMaxPool3d,
     AvgPool3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
     LPPool1d,
     LPPool2d,
     LPPool3d,
@@ -198,3 +200,4 @@ __all__ += ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "BatchNorm3d",
             "MultiMarginLoss", "GLU", "RReLU", "ParameterList", "ParameterDict",
             "SyncBatchNorm", "NLLLoss2d", "Container", "AdaptiveLogSoftmaxWithLoss",
             "CTCLoss", "CrossMapLRN2d"]
+__all__ += ["FractionalMaxPool2d", "FractionalMaxPool3d"]  # (misc3)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import doctensor as torch
 
-from ..parameter import Parameter
+from ..parameter import Buffer, Parameter
 
 __all__ = ["Module", "RemovableHandle"]
 
@@ -179,11 +179,13 @@ class Module:
                 modules[name] = value
             else:
                 buffers = self.__dict__.get("_buffers")
-                if buffers is not None and name in buffers:
+                if isinstance(value, Buffer) or buffers is not None and name in buffers:
                     if value is not None and not isinstance(value, torch.Tensor):
                         raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
-                                        "(torch.Tensor or None expected)")
-                    buffers[name] = value
+                                        "(torch.nn.Buffer, torch.Tensor or None expected)")
+                    persistent = value.persistent if isinstance(value, Buffer) else \
+                        name not in self._non_persistent_buffers_set
+                    self.register_buffer(name, value, persistent)
                 else:
                     super().__setattr__(name, value)
 

@@ -141,3 +141,58 @@ class LPPool3d(_LPPoolNd):
     """Power-average pooling of the last three dims."""
 
     function = F.lp_pool3d
+
+
+# -- fractional max pooling (misc3) --
+
+__all__ += ["FractionalMaxPool2d", "FractionalMaxPool3d"]
+
+
+class _FractionalMaxPoolNd(Module):
+    """Fractional max pooling (``F.fractional_max_pool2d``): windows of ``kernel_size`` at
+    random steps that cut the input into ``output_size`` or ``output_ratio`` of it (exactly
+    one of the two); ``_random_samples``, a buffer, fixes the steps."""
+
+    __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
+    dims, function = None, None
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        super().__init__()
+        n = self.dims
+        self.kernel_size = F._repeat(kernel_size, n)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = F._repeat(output_size, n) if output_size is not None else None
+        self.output_ratio = F._repeat(output_ratio, n) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{type(self).__name__} requires specifying either an output size, "
+                             "or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio[:n]):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        return type(self).function(input, self.kernel_size, self.output_size, self.output_ratio,
+                                   self.return_indices, _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """2-d fractional max pooling (Graham, 2014) of (N, C, H, W) or (C, H, W) inputs."""
+
+    dims, function = 2, F.fractional_max_pool2d
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """3-d fractional max pooling of (N, C, T, H, W) or (C, T, H, W) inputs."""
+
+    dims, function = 3, F.fractional_max_pool3d
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        if (isinstance(kernel_size, int) and kernel_size <= 0) or (
+                isinstance(kernel_size, (tuple, list)) and not all(k > 0 for k in kernel_size)):
+            raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
+        super().__init__(kernel_size, output_size, output_ratio, return_indices,
+                         _random_samples)
