@@ -481,8 +481,8 @@ def affine_grid_backward(ctx, grad):
 
 
 def affine_grid_generator(theta, size, align_corners):
-    """``torch.affine_grid_generator``: the sampling grid (N, *spatial, k) of the affine
-    maps ``theta`` (N, k, k + 1) over an output of ``size`` (N, C, *spatial), k = 2 or 3
+    """``torch.affine_grid_generator``: the sampling grid ``(N, *spatial, k)`` of the affine
+    maps ``theta`` (N, k, k + 1) over an output of ``size`` ``(N, C, *spatial)``, k = 2 or 3
     (Note [affine grids])."""
     size = tuple(size)
     if len(size) not in (4, 5):

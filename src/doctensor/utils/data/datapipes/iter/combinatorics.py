@@ -19,7 +19,7 @@ def _draw_shuffle_seed():
 
 class SamplerIterDataPipe(IterDataPipe):
     """What ``sampler(*sampler_args, data_source=datapipe, **sampler_kwargs)`` yields (with
-    the default ``SequentialSampler``: the indices ``0 .. len(datapipe) - 1``)."""
+    the default ``SequentialSampler``: the indices ``range(len(datapipe))``)."""
 
     def __init__(self, datapipe, sampler=SequentialSampler, sampler_args=None,
                  sampler_kwargs=None):
