@@ -174,8 +174,8 @@ def blas_report(data: dict, para) -> list:
                  "distance in ulps (large where an output is near 0), and the largest "
                  "difference divided by the error scale eps·(|x|@|W|.T+|b|) (eps = 2^-24). "
                  f"tests/test_blas_bounds.py asserts the last one is at most {bound:g}."),
-            _table(["batch x in x out", "differ / 不同", "median ulp / 中位 ulp",
-                    "max ulp / 最大 ulp", "max / eps·scale"], rows)]
+            _table(["批量 x 输入 x 输出 / batch x in x out", "differ / 不同",
+                    "median ulp / 中位 ulp", "max ulp / 最大 ulp", "max / eps·scale"], rows)]
 
 
 def setup(app) -> dict:
