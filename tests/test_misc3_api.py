@@ -308,6 +308,26 @@ def test_factories_follow_the_default_device(name):
     assert on[doctensor] == on[torch]
 
 
+def device_blocks(T, where):
+    """What ``with T.device(where)`` (nested with a CPU block) makes factories do."""
+    seen = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with T.device(where) as entered:
+            seen.append((entered == T.device(where), T.zeros(1).device.type == where))
+            with T.device("cpu"):
+                seen.append((str(T.get_default_device()), T.zeros(1).device.type))
+            seen.append(T.rand(2).device.type == where)
+    seen.append((str(T.get_default_device()), T.zeros(1).device.type))
+    return seen
+
+
+def test_device_as_a_context_manager():
+    """``with torch.device(...)`` sets the factories' default inside the block, nests, and
+    puts the previous default back on exit (torch's meta device standing for cuda)."""
+    assert device_blocks(doctensor, "cuda") == device_blocks(torch, "meta")
+
+
 def default_devices(T):
     seen = []
     for d in ("cpu", "cpu:0", T.device("cpu", 0), None):

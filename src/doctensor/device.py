@@ -2,6 +2,11 @@
 
 __all__ = ["device"]
 
+# how ``with device(...)`` reads and sets the factories' default device: filled in by
+# doctensor.functions (its set_default_device; this module sits below it)
+DEFAULT_DEVICE_HOOKS = {}
+_ENTERED = []  # the defaults the open ``with device(...)`` blocks replaced, innermost last
+
 
 class device:
     """A device such as ``device('cpu')`` or ``device('cuda:0')``, compared by type and index."""
@@ -50,6 +55,16 @@ class device:
 
     def __reduce__(self):
         return (device, (self.type, self.index))
+
+    def __enter__(self):
+        """``with torch.device('cuda'):`` factories inside the block default to this device
+        (``set_default_device`` until the block ends)."""
+        _ENTERED.append(DEFAULT_DEVICE_HOOKS["get"]())
+        DEFAULT_DEVICE_HOOKS["set"](self)
+        return self
+
+    def __exit__(self, *exc_info):
+        DEFAULT_DEVICE_HOOKS["set"](_ENTERED.pop())
 
 
 CPU = device("cpu")

@@ -2493,6 +2493,7 @@ def _dirichlet_grad(x, alpha, total):
 
 
 # -- set_default_device, segment_reduce (misc3) ---------------------------------------------
+from . import device as _device_module  # noqa: E402
 from .device import as_device  # noqa: E402
 
 __all__ += ["set_default_device", "segment_reduce"]
@@ -2508,6 +2509,10 @@ def set_default_device(device):
     chosen = None if device is None else device_cls(device)
     creation.DEFAULT_DEVICE[0] = None if chosen is None else as_device(chosen)
     _DEFAULT_DEVICE_SET[0] = chosen
+
+
+_device_module.DEFAULT_DEVICE_HOOKS.update(get=lambda: _DEFAULT_DEVICE_SET[0],
+                                           set=set_default_device)
 
 
 __all__ += ["affine_grid_generator"]
