@@ -83,22 +83,23 @@ def _time_batch(step, state, n):
 def use_cpu_time(libs):
     """``--cpu``: time by this process's CPU time (summed over its threads), with torch's
     intra-op pool and every BLAS/OpenMP pool at one thread, so that a busy machine (other
-    processes, threads spinning while they wait for a core) barely moves the ratios.  Returns
-    a function that puts the clock and the thread counts back."""
+    processes, threads spinning while they wait for a core) barely moves the ratios; doctensor
+    emulates one thread too (its exact sums split work as torch's threads do).  Returns a
+    function that puts the clock and the thread counts back."""
     from threadpoolctl import threadpool_limits
 
-    torch = libs.get("torch")
-    torch_threads = None if isinstance(torch, str) else torch.get_num_threads()
-    if torch_threads is not None:
-        torch.set_num_threads(1)
+    threads = {lib: lib.get_num_threads() for name, lib in libs.items()
+               if name in ("torch", "doctensor") and not isinstance(lib, str)}
+    for lib in threads:
+        lib.set_num_threads(1)
     limits = threadpool_limits(1)
     CLOCK["now"] = time.process_time
 
     def restore():
         CLOCK["now"] = time.perf_counter
         limits.restore_original_limits()
-        if torch_threads is not None:
-            torch.set_num_threads(torch_threads)
+        for lib, n in threads.items():
+            lib.set_num_threads(n)
     return restore
 
 

@@ -58,10 +58,12 @@ def test_cpu_time_mode_puts_the_clock_and_threads_back(capsys):
 
     import torch
 
-    threads = torch.get_num_threads()
+    import doctensor
+
+    threads = torch.get_num_threads(), doctensor.get_num_threads()
     assert bench.main(["--smoke", "--cpu", "W1"]) == 0
     out = capsys.readouterr().out
     assert "CPU time, one thread per step" in out
     assert "torch threads: 1 intra-op" in out and "W1 add" in out
-    assert torch.get_num_threads() == threads
+    assert (torch.get_num_threads(), doctensor.get_num_threads()) == threads
     assert harness.CLOCK["now"] is time.perf_counter
