@@ -93,15 +93,9 @@ def test_sdpa_dropout(case):
     same_outcome(_sdpa_scenario(case, "float64", dropout_p=0.4), **close("float64"))
 
 
-def _fused(case, dropout_p):
-    return len(SDPA_CASES[case][0]) == 4 and dropout_p == 0
-
-
-SDPA_NAME_CASES = [pytest.param(case, p, id=f"{case}-p{p}", marks=pytest.mark.xfail(
-    strict=True, reason="torch's fused CPU kernel node ScaledDotProductFlashAttentionForCpu"
-    "Backward0 is not composed from public ops (doctensor shows the math path's "
-    "UnsafeViewBackward0)") if _fused(case, p) else ())
-    for case in ("4d", "4d-causal", "3d", "3d-bool-mask", "2d-float-mask") for p in (0, 0.3)]
+SDPA_NAME_CASES = [pytest.param(case, p, id=f"{case}-p{p}")
+                   for case in ("4d", "4d-causal", "3d", "3d-bool-mask", "2d-float-mask")
+                   for p in (0, 0.3)]
 
 
 @pytest.mark.parametrize(("case", "dropout_p"), SDPA_NAME_CASES)

@@ -102,17 +102,8 @@ def _names(cls, kw, dtype, batched=True):
     return fn
 
 
-def _onednn(cls, kw, dtype):
-    """torch's float32 LSTM on the CPU runs oneDNN's fused layer: its output's grad_fn is
-    MkldnnRnnLayerBackward0 where nothing else changes the top node."""
-    return (cls == "LSTM" and dtype == "float32" and not kw.get("proj_size")
-            and not kw.get("bidirectional") and not kw.get("batch_first"))
-
-
-NAME_CASES = [pytest.param(cls, kw, dtype, id=f"{i}-{dtype}", marks=pytest.mark.xfail(
-    strict=True, reason="torch's oneDNN LSTM node MkldnnRnnLayerBackward0 cannot be composed "
-    "from public ops (doctensor shows StackBackward0)") if _onednn(cls, kw, dtype) else ())
-    for (cls, kw), i in zip(CONFIGS, IDS) for dtype in ("float32", "float64")]
+NAME_CASES = [pytest.param(cls, kw, dtype, id=f"{i}-{dtype}")
+              for (cls, kw), i in zip(CONFIGS, IDS) for dtype in ("float32", "float64")]
 
 
 @pytest.mark.parametrize(("cls", "kw", "dtype"), NAME_CASES)
@@ -348,8 +339,6 @@ def test_pack_pad_round_trip(lengths, batch_first):
     same_outcome(fn)
 
 
-@pytest.mark.xfail(strict=True, reason="torch packs with one fused op (grad_fn "
-                   "PackPaddedSequenceBackward0); doctensor concatenates slices (CatBackward0)")
 def test_pack_grad_fn_name():
     def fn(T):
         x = T.zeros(3, 2, 1, requires_grad=True)

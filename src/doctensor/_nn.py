@@ -92,3 +92,8 @@ def norm(input, p, dim, keepdim=False):
 from .ops.convolution import fractional_max_pool2d, fractional_max_pool3d  # noqa: E402 (misc3)
 
 __all__ += ["fractional_max_pool2d", "fractional_max_pool3d"]  # (misc3)
+
+# torch's fused CPU kernels, recorded over doctensor's compositions (Note [fused nodes])
+from .ops.fused import lstm_layer_op, pack_padded_op, run_fused, sdpa_flash_op  # noqa: E402 (fused)
+
+__all__ += ["run_fused", "lstm_layer_op", "sdpa_flash_op", "pack_padded_op"]  # (fused)

@@ -580,8 +580,8 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
 # node ``ScaledDotProductFlashAttentionForCpuBackward0``) and otherwise its math path, which
 # is composed here for every case:
 #     q * sqrt(scale) @ (k.mT * sqrt(scale)) (+ mask) -> safe softmax -> dropout -> @ v
-# The fused kernel blocks its sums differently: the values agree to rounding; its node is
-# not one public ops can build (doctensor shows the math path's UnsafeViewBackward0).
+# The fused kernel blocks its sums differently: the values agree to rounding; where torch
+# runs it, the composition runs under one node of its name (Note [fused nodes]).
 # ``_safe_softmax`` (torch's node SafeSoftmaxBackward0) is composed of softmax and ``where``:
 # a row masked out throughout (-inf) gives zeros and zero gradients.
 
@@ -639,6 +639,37 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     ``dropout_p`` > 0 the weights are dropped as ``torch.dropout`` draws them.
     """
     _check_sdpa_inputs(query, key, value, attn_mask)
+    if _flash_for_cpu(query, key, value, attn_mask, dropout_p, enable_gqa):
+        def compose(q, k, v):  # (the kernel lays its output out like the query)
+            out = _sdpa_math(q, k, v, attn_mask, 0.0, is_causal, scale, enable_gqa)
+            like = torch.empty_like(q)
+            return out if out.stride() == like.stride() else like.copy_(out)
+        return _nn.run_fused(_nn.sdpa_flash_op, compose, (query, key, value),
+                             dropout_p=0.0, is_causal=is_causal, scale=scale,
+                             attn_mask=attn_mask if attn_mask is None or attn_mask.dtype !=
+                             torch.bool else _bool_mask_as_float(attn_mask, query.dtype))
+    return _sdpa_math(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+def _flash_for_cpu(query, key, value, attn_mask, dropout_p, enable_gqa):
+    """Whether torch's CPU runs its fused kernel (its ``use_flash_attention_cpp`` checks):
+    4-d, not empty, no dropout, one head size, unit last strides, equal batches, heads equal
+    (or grouped, with ``enable_gqa``), and a 2-d or 4-d mask that requires no grad."""
+    qkv = (query, key, value)
+    if query.device.type != "cpu" or dropout_p != 0.0 or any(t.dim() != 4 for t in qkv):
+        return False
+    if attn_mask is not None and (attn_mask.requires_grad or attn_mask.dim() not in (2, 4)):
+        return False
+    if any(t.numel() == 0 or t.stride(-1) != 1 or t.size(-1) != query.size(-1)
+           or t.size(0) != query.size(0) for t in qkv):
+        return False
+    heads, kv_heads = query.size(1), key.size(1)
+    return value.size(1) == kv_heads and (
+        heads == kv_heads or enable_gqa and heads % kv_heads == 0)
+
+
+def _sdpa_math(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
+    """torch's math path (Note [attention composition])."""
     scale = 1.0 / math.sqrt(query.size(-1)) if scale is None else scale
     factor = math.sqrt(abs(scale))
     if is_causal:

@@ -17,9 +17,9 @@ final state is sliced off the hidden state (torch's PackedLayer); the outputs ar
 concatenated (``cat``).
 
 torch's CPU LSTM in float32 (no projections, not packed) runs one fused oneDNN kernel per
-layer and direction instead: the values agree to rounding, but where that kernel's node is
-the output's own (one direction, not ``batch_first``), torch shows
-``MkldnnRnnLayerBackward0``, a node public ops cannot build (doctensor: ``StackBackward0``).
+layer and direction instead: the values agree to rounding; the same composition then runs
+under one node per layer and direction, ``MkldnnRnnLayerBackward0`` (outputs: output, h_T,
+c_T), as torch shows it (Note [fused nodes] in ``ops/fused.py``).
 """
 
 import math
@@ -132,10 +132,30 @@ def _run_packed(step, data, batch_sizes, hidden, p, reverse):
 
 # -- the layer stack ----------------------------------------------------------------------------
 
+def _fused_lstm_layer(input, hidden, p, reverse, attrs):
+    """One LSTM layer and direction as torch's oneDNN kernel: the same composition, under
+    one node ``MkldnnRnnLayerBackward0`` (Note [fused nodes])."""
+    def compose(x, w_ih, w_hh, b_ih, b_hh, h, c):
+        out, (h, c) = _run_full(_lstm_step, x, (h, c), (w_ih, w_hh, b_ih, b_hh, None), reverse)
+        return out, h, c
+    out, h, c = torch._nn.run_fused(torch._nn.lstm_layer_op, compose, (input, *p[:4], *hidden),
+                                    reverse=reverse, **attrs)
+    return out, (h, c)
+
+
+def _onednn(mode, input, batch_sizes, params):
+    """Whether torch's CPU runs this LSTM with oneDNN, one fused layer at a time: float32 or
+    bfloat16, not packed, no projections, a batch that is not empty."""
+    return (mode == "LSTM" and batch_sizes is None and input.device.type == "cpu"
+            and input.dtype in (torch.float32, torch.bfloat16) and params[0][4] is None
+            and input.size(1) > 0)
+
+
 def _run_layers(mode, input, batch_sizes, hiddens, params, num_layers, dropout, train,
-                bidirectional):
+                bidirectional, fused=None):
     """All layers over ``input`` (padded ``(T, B, *)``, or packed rows with ``batch_sizes``):
-    (output, final hiddens in (layer, direction) order).  Note [RNN composition]."""
+    (output, final hiddens in (layer, direction) order).  Note [RNN composition].
+    ``fused``: the attrs of torch's oneDNN layer nodes, when it runs them."""
     step = _STEPS[mode]
     directions = 2 if bidirectional else 1
     finals = []
@@ -143,7 +163,9 @@ def _run_layers(mode, input, batch_sizes, hiddens, params, num_layers, dropout, 
         outputs = []
         for d in range(directions):
             k = layer * directions + d
-            if batch_sizes is None:
+            if fused is not None:
+                out, last = _fused_lstm_layer(input, hiddens[k], params[k], d == 1, fused)
+            elif batch_sizes is None:
                 out, last = _run_full(step, input, hiddens[k], params[k], d == 1)
             else:
                 out, last = _run_packed(step, input, batch_sizes, hiddens[k], params[k], d == 1)
@@ -171,12 +193,21 @@ def _rnn(mode, input, batch_sizes, hx, flat_weights, params, num_layers, dropout
     _check_devices(input, hx, flat_weights)
     if batch_first and batch_sizes is None:
         input = input.transpose(0, 1)
-    if mode == "LSTM":
+    fused = None
+    if _onednn(mode, input, batch_sizes, params):
+        # torch's oneDNN path: a contiguous input, states selected layer by layer; the
+        # attrs its nodes show (mode 2: LSTM)
+        fused = {"mode": 2, "batch_sizes": (), "hidden_size": hx[1].size(-1),
+                 "num_layers": num_layers, "has_biases": params[0][2] is not None,
+                 "bidirectional": bidirectional, "batch_first": batch_first, "train": train}
+        input = input.contiguous() if batch_first else input
+        hiddens = [(hx[0].select(0, k), hx[1].select(0, k)) for k in range(hx[0].size(0))]
+    elif mode == "LSTM":
         hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0)))
     else:
         hiddens = hx[0].unbind(0)
     output, finals = _run_layers(mode, input, batch_sizes, hiddens, params, num_layers,
-                                 dropout, train, bidirectional)
+                                 dropout, train, bidirectional, fused)
     if batch_first and batch_sizes is None:
         # (torch's lstm transposes its result out of place, the others in place)
         output = output.transpose(0, 1) if mode == "LSTM" else output.transpose_(0, 1)

@@ -114,16 +114,15 @@ def invert_permutation(permutation):
 def _pack(input, lengths, batch_first):
     """torch's ``_pack_padded_sequence``: the checks, then one block per run of equal lengths
     (shortest first), each block the time steps ``[prev, l)`` of the ``batch - i`` longest
-    sequences, flattened to rows and concatenated."""
+    sequences, flattened to rows and concatenated, under torch's one node
+    ``PackPaddedSequenceBackward0`` (Note [fused nodes])."""
     if input.numel() == 0:
         raise RuntimeError("Cannot pack empty tensors.")
-    if batch_first:
-        input = input.transpose(0, 1)
     if lengths.dim() != 1 or lengths.device.type != "cpu":
         raise RuntimeError("'lengths' argument should be a 1D CPU int64 tensor, but got "
                            f"{lengths.dim()}D {lengths.device} Long tensor")
     lengths = lengths.tolist()
-    batch = input.size(1)
+    batch = input.size(0 if batch_first else 1)
     if len(lengths) != batch:
         raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got "
                            f"{len(lengths)} (batch_size={batch})")
@@ -136,15 +135,23 @@ def _pack(input, lengths, batch_first):
             "True. You can pass `enforce_sorted=False` to pack_padded_sequence and/or "
             "pack_sequence to sidestep this requirement if you do not need ONNX "
             "exportability.")
-    blocks, batch_sizes, prev = [], [], 0
+    runs = []  # (first step, end step, sequences running)
+    prev = 0
     for i, length in enumerate(reversed(lengths)):
         if length > prev:
-            running = batch - i
-            block = input[prev:length, :running].contiguous()
-            blocks.append(block.view(-1, *input.shape[2:]))
-            batch_sizes += [running] * (length - prev)
+            runs.append((prev, length, batch - i))
             prev = length
-    return torch.cat(blocks), torch.tensor(batch_sizes, dtype=torch.int64)
+
+    def compose(input):
+        if batch_first:
+            input = input.transpose(0, 1)
+        return torch.cat([input[start:end, :running].contiguous().view(-1, *input.shape[2:])
+                          for start, end, running in runs])
+
+    data = torch._nn.run_fused(torch._nn.pack_padded_op, compose, (input,),
+                               batch_first=batch_first, input_sym_sizes=tuple(input.shape))
+    batch_sizes = [running for start, end, running in runs for _ in range(end - start)]
+    return data, torch.tensor(batch_sizes, dtype=torch.int64)
 
 
 def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True):
