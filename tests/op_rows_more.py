@@ -317,10 +317,10 @@ MASKED = [
     OpInfo("nonzero", "argwhere_method",
            lambda T, x: (x.argwhere(), _s(x.reshape(-1)[:1]).argwhere()), [(3, 4)]),
     OpInfo("nonzero", "nonzero_all_zero", lambda T, x: (x * 0).nonzero(), [(3, 4), (1,)]),
-    # backward of advanced indexing: an accumulating index_put of the gradient
-    OpInfo("IndexPutBackward0", "getitem_backward_repeats",
+    # backward of advanced indexing: an accumulating _index_put_impl_ of the gradient
+    OpInfo("IndexPutImplBackward0", "getitem_backward_repeats",
            lambda T, x: x[_ix(T, x, [0, 2, 0])], [(3, 4), (3,), ((3, 4), "T")]),
-    OpInfo("IndexPutBackward0", "getitem_backward_mask",
+    OpInfo("IndexPutImplBackward0", "getitem_backward_mask",
            lambda T, x: x[x > 0], [(3, 4), (5,)]),
     # t[index] = value on a non-leaf: index_put_, recorded as IndexPutBackward0
     OpInfo("IndexPutBackward0", "setitem_tensor_index",
@@ -455,17 +455,11 @@ UNIQUES = [
     OpInfo("bincount", "bincount_errors_0d", lambda T, x: _s(x.abs()).bincount(), [(1,)],
            dtypes=("int64",)),
     OpInfo("bincount", "bincount_negative_minlength",
-           lambda T, x: x.abs().bincount(minlength=-1), [(3,)], dtypes=("int64",),
-           xfail="torch: RuntimeError minlength should be >= 0, doctensor: ValueError "
-                 "'minlength' must not be negative (NumPy's)"),
+           lambda T, x: x.abs().bincount(minlength=-1), [(3,)], dtypes=("int64",)),
     OpInfo("bincount", "bincount_weights_shape",
            lambda T, x, w: x.abs().bincount(w.double()), [((3,), (4,)), ((3,), (3, 1))],
-           dtypes=("int64",),
-           xfail="torch: RuntimeError weights should be 1-d and have the same length as "
-                 "input, doctensor: NumPy's ValueError"),
-    OpInfo("bincount", "bincount_bool", lambda T, x: x.bincount(), [(4,)], dtypes=("bool",),
-           xfail="torch: NotImplementedError \"bincount_cpu\" not implemented for 'Bool', "
-                 "doctensor counts"),
+           dtypes=("int64",)),
+    OpInfo("bincount", "bincount_bool", lambda T, x: x.bincount(), [(4,)], dtypes=("bool",)),
 ]
 
 # -- resize_ ------------------------------------------------------------------------------------

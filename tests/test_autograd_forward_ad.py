@@ -305,7 +305,7 @@ KNOWN = {
                      "sinc_zero", "logcumsumexp", "logcumsumexp_last", "logcumsumexp_special",
                      "nanmedian", "nanmedian_all_nan", "median", "median_nan", "aminmax_nan",
                      "mean_dim", "mean_dims", "mean_complex", "var_mean_dim",
-                     "var_mean_dims_keep", "std_mean_only_std", "std_correction0",
+                     "var_mean_dims_keep",
                      "logsumexp", "logsumexp_dims_keep", "norm_p1_5_dims",
                      "binary_cross_entropy_saturated_f64", "prelu", "hardsigmoid_float64_grad"),
                     _SINGULAR),

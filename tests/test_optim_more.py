@@ -732,18 +732,6 @@ def test_swalr_errors(kwargs):
 
 # -- Muon --------------------------------------------------------------------------------------
 
-def _bfloat16_addmm_is_broken():
-    from _oracle import doctensor
-    m = doctensor.ones(2, 2, dtype=doctensor.bfloat16)
-    try:
-        return doctensor.addmm(m, m, m, beta=0.5).dtype != doctensor.bfloat16
-    except RuntimeError:
-        return True
-
-
-@pytest.mark.xfail(_bfloat16_addmm_is_broken(), strict=True,
-                   reason="doctensor's addmm of bfloat16 matrices returns float32 or raises "
-                          "(ops/linalg.py); with a bfloat16 addmm Muon matches torch bit for bit")
 @pytest.mark.parametrize("kwargs", [{}, dict(lr=0.02, nesterov=False, weight_decay=0.0,
                                              adjust_lr_fn="match_rms_adamw"),
                                     dict(momentum=0.5, ns_steps=3, eps=1e-3,

@@ -157,3 +157,26 @@ def test_names_exist():
         assert callable(getattr(doctensor, name)), f"torch.{name}"
     for name in _METHODS:
         assert callable(getattr(doctensor.Tensor, name)), f"Tensor.{name}"
+
+
+# the operands' shapes for a size n: (self, first, second)
+ADD_PRODUCT_SHAPES = {"addmm": lambda n: ((n, n), (n, n), (n, n)),
+                      "addmv": lambda n: ((n,), (n, n), (n,)),
+                      "baddbmm": lambda n: ((2, n, n), (2, n, n), (2, n, n)),
+                      "addbmm": lambda n: ((n, n), (3, n, n), (3, n, n))}
+
+
+@pytest.mark.parametrize("op", ADD_PRODUCT_SHAPES)
+def test_bfloat16_add_products(op):
+    """The add* products of bfloat16 tensors stay bfloat16 and round once, as torch's
+    (float32 products and sums, then bfloat16): bit for bit over small sizes."""
+    def fn(T):
+        g = np.random.default_rng(3)
+        out = []
+        for n in (2, 3, 8):
+            args = [T.tensor(g.standard_normal(shape).astype(np.float32)).to(T.bfloat16)
+                    for shape in ADD_PRODUCT_SHAPES[op](n)]
+            for beta, alpha in ((1, 1), (0.5, 2)):
+                out.append(getattr(T, op)(*args, beta=beta, alpha=alpha))
+        return out
+    same_outcome(fn, rtol=0, atol=0)

@@ -120,15 +120,29 @@ def view_strides(old_shape, old_strides, new_shape):
 # torch's TensorIterator gives a pointwise result the memory layout of its inputs: dims are
 # sorted fastest-first by the inputs' strides (the first input that tells two dims apart
 # decides; broadcast dims, stride 0, say nothing; equal strides put the smaller dim first),
-# and the output is dense in that order.  NumPy's ufuncs pick C order when layouts disagree,
-# so ops call this only when some input is not C-contiguous (the rare, slow path).
+# and the output is dense in that order.  Before that, its fast setup: when every operand
+# has the same shape (a Python number is a 0-d operand, so never with one), the result is
+# contiguous if all inputs are, channels-last if all are (4-d), and has the inputs' very
+# strides, size-1 dims included, if they are dense and share them.  Size-1 dims make the
+# difference from NumPy's C order even for contiguous inputs: a dim of size 1 keeps the
+# input's stride in the sort.  So ops call this only when some input is not C-contiguous or
+# the result has a dim of size 1 (the rare, slow path).
 
 def iter_output_strides(shape, operand_strides):
     """Element strides torch gives the result of a pointwise op over ``shape``.
 
-    ``operand_strides`` holds each tensor operand's strides, as ``(shape, strides)`` pairs in
-    operand order; 0-d operands are ignored (they say nothing about layout).
+    ``operand_strides`` holds each operand's strides, as ``(shape, strides)`` pairs in operand
+    order, a Python number as ``((), ())``; 0-d operands say nothing about layout.
     """
+    if all(s == shape for s, _ in operand_strides):  # TensorIterator's fast setup
+        strides = [st for _, st in operand_strides]
+        if all(is_contiguous(shape, st) for st in strides):
+            return contiguous_strides(shape)
+        if len(shape) == 4 and all(_is_channels_last(shape, st) for st in strides):
+            return _channels_last_strides(shape)
+        if (all(st == strides[-1] for st in strides)
+                and is_non_overlapping_and_dense(shape, strides[-1])):
+            return tuple(strides[-1])
     n = len(shape)
     aligned = []
     for oshape, ostrides in operand_strides:
@@ -152,13 +166,31 @@ def iter_output_strides(shape, operand_strides):
                 return 1
         return 0
 
-    return _dense_strides_in_order(shape, should_swap)
+    return _dense_strides_in_order(shape, should_swap, raw_sizes=True)
 
 
-def _dense_strides_in_order(shape, should_swap):
+def _is_channels_last(shape, strides):
+    """torch's channels-last contiguity of a 4-d tensor (dims of size 1 do not matter)."""
+    expected = 1
+    for d in (1, 3, 2, 0):
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def _channels_last_strides(shape):
+    """The strides of a fresh channels-last 4-d tensor (N, C, H, W)."""
+    c, h, w = (max(n, 1) for n in shape[1:])
+    return (h * w * c, 1, w * c, c)
+
+
+def _dense_strides_in_order(shape, should_swap, raw_sizes=False):
     """Dense strides with the dims sorted fastest-first by ``should_swap(d0, d1)`` (1: d0 goes
     after d1, -1: it stays, 0: no opinion): ATen's insertion sort, stable as ATen's is.
-    Size-0 dims count as 1 (the tensor is empty anyway)."""
+    Size-0 dims count as 1 (the tensor is empty anyway), except with ``raw_sizes`` in an order
+    other than C's (TensorIterator's compatible strides: 0 after a dim of size 0)."""
     n = len(shape)
     perm = list(range(n - 1, -1, -1))  # fastest first
     for i in range(1, n):
@@ -170,11 +202,12 @@ def _dense_strides_in_order(shape, should_swap):
                 d1 = d0
             elif c < 0:
                 break
+    raw = raw_sizes and perm != list(range(n - 1, -1, -1))
     strides = [0] * n
     acc = 1
     for d in perm:
         strides[d] = acc
-        acc *= max(shape[d], 1)
+        acc *= shape[d] if raw else max(shape[d], 1)
     return tuple(strides)
 
 

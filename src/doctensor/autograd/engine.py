@@ -11,8 +11,10 @@ With ``inputs`` (``autograd.grad``, ``backward(inputs=...)``) only the nodes on 
 an input run; an input's gradient is captured at its edge (Note [hook order] in graph.py).
 """
 
+import sys
 from heapq import heappop, heappush
 
+from .._strides import dense_order
 from .anomaly_mode import AnomalyMode
 from .grad_mode import GradMode
 from .views import gradient_edge
@@ -60,13 +62,44 @@ def _needed(roots, run_targets, captures):
     return needed
 
 
-def _accumulate(buffers, node, nr, grad):
-    """Add ``grad`` into the input buffer of ``node``'s output ``nr`` (None: no gradient)."""
+def _accumulate(buffers, node, nr, grad, outs=()):
+    """Add ``grad`` into the input buffer of ``node``'s output ``nr`` (None: no gradient);
+    ``outs``: the gradients of the node that gave ``grad``, Note [accumulating in place]."""
     buf = buffers.get(node)
     if buf is None:
         buf = buffers[node] = [None] * max(node.num_outputs, nr + 1)
     if grad is not None:
-        buf[nr] = grad if buf[nr] is None else buf[nr] + grad
+        if buf[nr] is None:
+            buf[nr] = grad
+        elif _reusable(buf, nr, grad, outs):
+            buf[nr].add_(grad)
+        else:
+            buf[nr] = buf[nr] + grad
+
+
+# Note [accumulating in place]
+# A second gradient for the same input is added in place into the one the buffer holds when
+# torch's InputBuffer would: not in grad mode (create_graph), and the buffer holds the last
+# reference to a dense tensor and to its storage (no alias: views hold their base, aliases
+# share the Storage object).  That in-place add shows as the gradient's ``_version``.  Python's
+# reference counts stand in for torch's use counts: beside the buffer's list, ``_reusable``'s
+# local and getrefcount's argument, the tuple of gradients of the node that gave it may hold
+# it (torch moves each gradient out of that list into the buffer; the same tensor given twice
+# is shared, and is added out of place).
+
+def _reusable(buf, nr, grad, outs):
+    """Whether ``grad`` may be added in place into ``buf[nr]`` (Note [accumulating in place])."""
+    old = buf[nr]
+    if GradMode.enabled or grad is old:
+        return False
+    data = old._data
+    storage = old._storage
+    refs = 3 + any(o is old for o in outs)
+    return (sys.getrefcount(old) == refs and old._base is None
+            and data.shape == grad._data.shape
+            and (storage is None or sys.getrefcount(storage) == 2)
+            and (data.flags.c_contiguous or data.flags.f_contiguous
+                 or dense_order(data.shape, old.stride()) is not None))
 
 
 def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumulate=True):
@@ -83,9 +116,9 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
         if node is None:
             raise RuntimeError(f"element {len(roots)} of tensors does not require grad and does "
                                "not have a grad_fn")
-        g._version_counter()  # Note [stealing gradients]: never steal a user's tensor ...
+        held.append(g._version_counter())  # Note [stealing gradients]: never steal a user's
         if g._base is not None:
-            held.append(g._base)  # ... nor the memory of a view the user has
+            held.append(g._base)  # tensor, nor the memory of a view the user has
         roots.append(node)
         _accumulate(buffers, node, nr, g)
     captured = needed = None
@@ -120,6 +153,7 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
                 for nr, i in targets.get(node, ()):
                     captured[i] = grads_in[nr]
             outs = _call_anomaly(node, grads_in) if AnomalyMode.enabled else node(grads_in)
+            grads_in = None  # Note [accumulating in place]: torch's inputs die with the call
             if not retain_graph:
                 node.release()
             for (nxt, nr), g in zip(node.next_functions, outs):
@@ -128,7 +162,7 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
                 if g is not None and nxt.num_outputs == 1 and nxt not in buffers:
                     buffers[nxt] = [g]  # the common case: a single-output node's first input
                 else:
-                    _accumulate(buffers, nxt, nr, g)
+                    _accumulate(buffers, nxt, nr, g, outs)
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if not left:

@@ -257,14 +257,15 @@ def move_retains_grad(tensor, old):
 
 def _is_fresh(t):
     # Note [stealing gradients]: torch keeps the incoming gradient as .grad when nothing else
-    # references it.  Every alias (view, detach) creates the source's version counter, so a
-    # tensor without one was never aliased; the engine marks user-given gradients the same way.
+    # references it.  Every alias (view, detach) shares the source's version counter, so a
+    # tensor without one, or the only holder of its own, has no alias alive; the engine holds
+    # the counters of user-given gradients.
     # A view that backward made of a temporary (sum_to_size's view of a bias gradient, the
     # transposed mm of a weight gradient) is fresh when nothing but the view holds its base:
     # torch's use_count test, with Python's reference count (the view's _base and the call's
     # argument); the engine holds the bases of user-given views.
     if t._base is None:
-        return t._vc is None
+        return t._vc is None or sys.getrefcount(t._vc) == 2
     return sys.getrefcount(t._base) == 2
 
 

@@ -316,7 +316,7 @@ class CopySlices(Node):
     base's strides: ``installed.take`` and ``installed.put`` gather and scatter by them.
     """
 
-    __slots__ = ("index", "base_shape", "fn")
+    __slots__ = ("index", "base_shape", "fn", "expanded")
 
     def name(self):
         return "torch::autograd::CopySlices"
@@ -333,6 +333,8 @@ class CopySlices(Node):
         for i, r in enumerate(res):
             if r is None:
                 continue
+            if i == 0 and self.expanded and self.next_functions[0][0] is not None:
+                raise RuntimeError(OVERLAP)  # torch copies r into its view of the gradient
             outs[i] = installed.put(flat, self.index, r, False).reshape(self.base_shape) \
                 if i == 0 else r
         return tuple(outs)
@@ -343,6 +345,11 @@ class CopySlices(Node):
         if self.fn is not None:
             self.fn.release()
             self.fn = None
+
+
+# torch's assert_no_internal_overlap (a dim of stride 0 and size > 1), as CopySlices meets it
+OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
+           "single memory location. Please clone() the tensor before performing the operation.")
 
 
 def _flat_index(base, view):
@@ -371,6 +378,7 @@ def copy_slices(view, fn):
     node.index = _flat_index(base, view)
     node.base_shape = base._data.shape
     node.fn = fn
+    node.expanded = any(s == 0 and n > 1 for n, s in zip(view._data.shape, view.stride()))
     base._grad_fn = node
     base._requires_grad = True
     base._output_nr = 0
@@ -395,7 +403,9 @@ class AsStridedBackward0(Node):
         if grad is None:
             return (None,)
         flat = grad.new_zeros(math.prod(self.base_shape))
-        return (installed.put(flat, self.index, grad, True).reshape(self.base_shape),)
+        out = installed.put(flat, self.index, grad, True).reshape(self.base_shape)
+        out._bump_version()  # torch's as_strided_backward writes into its zeros in place
+        return (out,)
 
 
 def _regenerate(view):

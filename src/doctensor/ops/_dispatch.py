@@ -388,7 +388,8 @@ def binary(op, operator=True):
     Note [fast path]: on a floating CPU tensor and a Python number or a CPU tensor of the same
     dtype and shape, the op is one ufunc call: the dtype is the tensor's (no promotion: NumPy
     converts a Python number to the array's dtype, as torch does), nothing broadcasts (no
-    shape check) and NumPy lays the result out as torch does (1-d or C-contiguous inputs).
+    shape check) and NumPy lays the result out as torch does (1-d or C-contiguous inputs;
+    with a number, no dim of size 1: Note [output layout]).
     The checks of such ops only refuse bool operands, which never get here.  Grad mode,
     inference mode and history are handled as in ``_apply``.
     """
@@ -401,7 +402,7 @@ def binary(op, operator=True):
         if x.dtype in _FLOAT_DTYPES and self._backend is numpy_cpu and (
                 (flat := x.ndim < 2) or x.flags.c_contiguous):
             cls = other.__class__
-            if cls is float or cls is int:
+            if (cls is float or cls is int) and (flat or 1 not in x.shape):
                 out = QUIET.run(ufunc, x, other)  # Note [floating-point errors]
                 grad = self._requires_grad and GradMode.enabled
             elif isinstance(other, TensorBase) and other._backend is numpy_cpu and (
@@ -415,8 +416,9 @@ def binary(op, operator=True):
                 return _apply(op, (self, other), NO_ATTRS)
             if out.__class__ is not _ndarray:  # NumPy gives 0-d results as scalars
                 out = np.asarray(out)
-            elif not out.size:
-                out = empty_strides(out, force=True)
+            elif not out.size:  # with a number: Note [output layout], in x's order
+                out = empty_strides(out, force=True) if flat or isinstance(
+                    other, TensorBase) else pointwise_layout(np, out, [x], True)
             result = object.__new__(Tensor)  # _wrap(out, self), inlined
             result._data = out
             result._device = self._device
@@ -470,34 +472,37 @@ def _apply(op, args, attrs):
     forward = op.cpu_forward if backend is numpy_cpu else op.forward  # Note [kernels by device]
     out = QUIET.run(forward, xp, *arrays, **attrs)  # Note [floating-point errors]
     if op.device_attr is not None and attrs[op.device_attr] != first._device:
-        return _moved(op, args, attrs, _laid_out(op, xp, out, tensors), first)
+        return _moved(op, args, attrs, _laid_out(op, xp, out, tensors, args), first)
     grad = grad and op.backward is not None
     if len(op.outputs) == 1:
-        result = _wrap(_laid_out(op, xp, out, tensors), first)
+        result = _wrap(_laid_out(op, xp, out, tensors, args), first)
         if grad and out.dtype.kind in DIFFERENTIABLE:  # _record, inlined for one output
             node = result._grad_fn = _node(op, args, attrs)
             result._requires_grad = True
             if op.save_outputs:
                 _save_outputs(node, op, (result,))
         return result
-    results = tuple(None if o is None else _wrap(_laid_out(op, xp, o, tensors), first)
+    results = tuple(None if o is None else _wrap(_laid_out(op, xp, o, tensors, args), first)
                     for o in out)
     if grad:
         _record(op, args, results, attrs)
     return results
 
 
-def _laid_out(op, xp, out, tensors):
+def _laid_out(op, xp, out, tensors, args):
     """A forward's result as torch lays it out: Note [output layout] for pointwise ops (only
-    non-contiguous inputs can matter; ``"swapped"``: of the operands in reverse order),
-    contiguous for the others, or the forward's own (``"forward"``; ``"strided"``: even an
-    empty result's strides are the forward's)."""
+    non-contiguous inputs or dims of size 1 can matter; ``"swapped"``: of the operands in
+    reverse order; a number among ``args`` is an operand), contiguous for the others, or the
+    forward's own (``"forward"``; ``"strided"``: even an empty result's strides are the
+    forward's)."""
     if out.__class__ is not _ndarray:
         out = xp.asarray(out)
     layout = op.layout
     if layout == "strided" or not out.ndim:  # a 0-d result has but one layout
         return out
     if not out.size:
+        if layout in ("pointwise", "swapped") and out.ndim > 1 and len(args) > 1:
+            return _pointwise(xp, out, tensors[::-1] if layout == "swapped" else tensors, args)
         return empty_strides(out, force=True)  # NumPy gives empty arrays zero strides
     if layout == "forward":
         return out
@@ -508,8 +513,16 @@ def _laid_out(op, xp, out, tensors):
             tensors = tensors[::-1]
         for t in tensors:
             if not t._data.flags.c_contiguous:
-                return pointwise_layout(xp, out, [t._data for t in tensors])
+                return _pointwise(xp, out, tensors, args)
+        if len(args) > 1 and 1 in out.shape:  # a dim of size 1 keeps an input's stride
+            return _pointwise(xp, out, tensors, args)
     return out
+
+
+def _pointwise(xp, out, tensors, args):
+    """``out`` laid out by Note [output layout] (a Python number in ``args``: an operand)."""
+    number = any(a is not None and not isinstance(a, TensorBase) for a in args)
+    return pointwise_layout(xp, out, [t._data for t in tensors], number)
 
 
 def _moved(op, args, attrs, out, first):

@@ -19,9 +19,11 @@ def element_strides(a):
     return tuple(s // item for s in a.strides)
 
 
-def pointwise_layout(xp, out, operands):
-    """``out`` laid out as torch lays out a pointwise result of the arrays ``operands``."""
-    strides = iter_output_strides(out.shape, [(a.shape, element_strides(a)) for a in operands])
+def pointwise_layout(xp, out, operands, number=False):
+    """``out`` laid out as torch lays out a pointwise result of the arrays ``operands`` (and
+    of a Python ``number``: a 0-d operand to torch)."""
+    shapes = [(a.shape, element_strides(a)) for a in operands]
+    strides = iter_output_strides(out.shape, shapes + [((), ())] if number else shapes)
     return layout_as(xp, out, strides)
 
 

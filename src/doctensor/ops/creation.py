@@ -1,5 +1,6 @@
 """Creating and copying tensors: factories, ``clone``, ``to``, ``copy_``, ``fill_``, ``zero_``."""
 
+import copy
 import math
 import numbers
 import warnings
@@ -528,12 +529,27 @@ def copy_backward(ctx, grad):
 _copy.node_cls.name = lambda self: "torch::autograd::CopyBackwards"
 
 
+# torch's copy_ of a tensor onto its very memory (an alias of the same geometry and dtype)
+# returns before its check of overlap: an expanded tensor copied onto itself is no error; the
+# version bump and the history stay.
+_copy_onto_itself = copy.copy(_copy)
+_copy_onto_itself.overlap = "write"
+
+
+def _onto_itself(t, src):
+    a, b = t._data, src._data
+    return (a.dtype == b.dtype and a.shape == b.shape and a.strides == b.strides
+            and t._device == src._device and t._backend.data_ptr(a) == src._backend.data_ptr(b))
+
+
 def copy_(t, src, non_blocking=False):
     """Copy ``src`` (broadcast, cast, moved across devices) into ``t``; one version bump.  A
     Python number is copied as torch wraps it: a 0-d tensor of its own kind (float64, int64,
     bool, complex128)."""
     if isinstance(src, (bool, int, float, complex)):
         src = wrap(R.Tensor, np.asarray(src), CPU, for_device(CPU))
+    elif 0 in t._data.strides and isinstance(src, TensorBase) and _onto_itself(t, src):
+        return apply_(_copy_onto_itself, t, src, write=lambda: None)
     def write():
         check_partial_overlap(t, (src,))
         shape = t._data.shape

@@ -378,9 +378,9 @@ def _backwards(pick, scatter, pick_again):
     """A pick's gradient is a scatter-add into zeros; the scatter-add's gradient for its
     source picks again (torch's formulas, so second derivatives flow)."""
     @pick.def_backward
-    def pick_backward(ctx, grad):
+    def pick_backward(ctx, grad):  # (in place, as torch's: the gradient is at version 1)
         zeros = grad.new_zeros(ctx.input_meta[0][0])
-        return (apply(scatter, zeros, ctx.index, grad, dim=ctx.dim), None)
+        return (apply_(scatter, zeros, ctx.index, grad, dim=ctx.dim), None)
 
     @scatter.def_backward
     def scatter_add_backward(ctx, grad):
@@ -721,17 +721,26 @@ def unique(t, return_inverse=False, return_counts=False, dim=None):
 
 
 def _check_bincount(t, weights=None, minlength=0):
+    """torch's checks, in its order (an empty 1-d input skips those of values and weights)."""
     a = t._data
-    if a.dtype.kind == "f":
+    if a.dtype.kind not in "iu":
         raise NotImplementedError(f'"bincount_cpu" not implemented for '
                                   f"'{_BY_NP[a.dtype].scalar_name}'")
-    if a.ndim != 1 or a.dtype.kind not in "iub" or (a.size and int(a.min()) < 0):
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if a.ndim == 1 and a.size == 0:
+        return
+    if a.ndim != 1 or int(a.min()) < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and weights._data.shape != a.shape:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
 
 
 @declare("bincount", None, ("self", "weights"), check=_check_bincount, method="bincount",
          function="bincount")
 def bincount_op(xp, a, w, minlength=0):
+    if a.size == 0:  # (int64 zeros, weights or not, as torch's)
+        return xp.zeros(minlength, dtype=np.int64)
     counts = xp.bincount(a, w, minlength)
     return counts.astype(np.int64 if w is None else
                          np.float32 if w.dtype == np.float32 else np.float64)

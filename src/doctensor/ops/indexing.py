@@ -27,55 +27,65 @@ def _is_advanced(i):
         isinstance(i, tuple))
 
 
-def _expand_ellipsis(idx, ndim):
-    """(``idx`` with its '...' spelled out as full slices, each item's position in ``idx``)."""
-    consumed = sum(1 for i in idx if i is not None and i is not Ellipsis)
-    if consumed > ndim:
-        raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    out, where = [], []
-    seen = False
-    for k, i in enumerate(idx):
-        if i is Ellipsis:
-            if not seen:  # torch accepts a second '...', which then stands for nothing
-                out.extend([slice(None)] * (ndim - consumed))
-                where.extend([k] * (ndim - consumed))
-            seen = True
-        else:
-            out.append(i)
-            where.append(k)
-    return out, where
+def _array(i):
+    """An index item's array: a tensor's data, or an array doctensor's backwards pass."""
+    return i._data if isinstance(i, TensorBase) else i
 
 
-def basic_view(t, idx, single=False, alias=True, positions=None):
+def _is_mask(i):
+    return isinstance(i, (TensorBase, np.ndarray)) and _array(i).dtype in (np.bool_, np.uint8)
+
+
+def _specified_dims(idx):
+    """How many dims of the tensor ``idx`` names (torch's count_specified_dimensions): every
+    item but None, '...' and True/False; a boolean (or uint8) mask names as many as it has."""
+    return sum(_array(i).ndim if _is_mask(i) else 1 for i in idx
+               if not (i is None or i is Ellipsis or isinstance(i, bool)))
+
+
+def basic_view(t, idx, single=False, alias=True, advanced=None):
     """Apply ints, slices, None and Ellipsis one by one, as torch's applySlicing does.
 
-    In a tuple index a slice spanning its whole dim is skipped; a lone slice (``t[:]``)
-    always makes a ``SliceBackward0`` view.  An int out of range is named by its position
-    in the user's index (``positions``: those of ``idx``'s items, when it is derived), as
-    torch names it.
+    A dim pointer moves past each slice and each new dim of a None, stays at an int (a
+    select), and moves ``ndim - (dims idx names)`` at every '...' (a second one too, as
+    torch's).  An index tensor is left for the advanced step: ``(dim, index)`` appended to
+    the list ``advanced``, the pointer moved past the dims it covers.  In a tuple index a
+    slice spanning its whole dim is skipped; a lone slice (``t[:]``) always makes a
+    ``SliceBackward0`` view.  An int out of range is named by its position in ``idx``.
     """
-    idx, where = _expand_ellipsis(idx, t._data.ndim)
-    if positions is not None:
-        where = [positions[k] for k in where]
+    ndim = t._data.ndim
+    specified = _specified_dims(idx)
+    if specified > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
     result = t
     dim = 0
-    for i, position in zip(idx, where):
-        if i is None:
+    for position, i in enumerate(idx):
+        if i is Ellipsis:
+            dim += ndim - specified
+        elif i is None:
             result = apply(unsqueeze, result, dim=dim)
             dim += 1
-            continue
-        if isinstance(i, slice):
-            size = result._data.shape[dim]
+        elif isinstance(i, slice):
             start, stop, step = i.start, i.stop, 1 if i.step is None else i.step
             if step <= 0:
                 raise ValueError("step must be greater than zero")
-            if single or not (start in (None, 0) and (stop is None or stop >= size)
-                              and step == 1):
+            size = result._data.shape[dim] if dim < result._data.ndim else 0  # (as an int's)
+            whole = start in (None, 0) and step == 1 and (stop is None or stop >= size)
+            if single or not whole:
                 result = apply(slice_, result, dim=dim, start=start, end=stop, step=step)
             dim += 1
+        elif isinstance(i, bool) or _is_mask(i) and _array(i).ndim == 0:
+            result = apply(unsqueeze, result, dim=dim)  # a new dim, indexed by [0] or by []
+            truth = bool(_array(i))
+            advanced.append((dim, np.zeros(1 if truth else 0, dtype=np.int64)))
+            dim += 1
+        elif _is_advanced(i):
+            advanced.append((dim, i))
+            dim += _array(i).ndim if _is_mask(i) else 1
         else:
             index = _as_int_index(i)
-            size = result._data.shape[dim]
+            # (past the last dim, after a second '...', torch reads the size as 0)
+            size = result._data.shape[dim] if dim < result._data.ndim else 0
             if not -size <= index < size:
                 raise IndexError(f"index {index} is out of bounds for dimension {position} "
                                  f"with size {size}")
@@ -121,22 +131,22 @@ def _index(xp, a, indices):
 
 
 @_index.def_backward
-def index_backward(ctx, grad):
+def index_backward(ctx, grad):  # (in place, as torch's: the gradient is at version 1)
     zeros = grad.new_zeros(ctx.input_meta[0][0])
-    return (index_put(zeros, ctx.indices, grad, accumulate=True),)
+    return (apply_(_index_put_impl, zeros, grad, indices=ctx.indices, accumulate=True),)
 
 
 def getitem(t, idx):
     single = isinstance(idx, slice)
+    if t._data.ndim == 0 and isinstance(idx, (int, np.integer)) and not isinstance(idx, bool):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     if not isinstance(idx, tuple):
-        idx = (idx,)
+        idx = (idx,)  # (as torch's, which counts the dims a tuple names first)
     if any(_is_advanced(i) for i in idx):
         t, idx = split_advanced(t, idx)
         check_masks(t, idx)
         return apply(_index, t, indices=in_bounds_index(t, _np_index(t, idx)))
-    if t._data.ndim == 0 and any(i is not None and i is not Ellipsis for i in idx):
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     return basic_view(t, idx, single)
 
 
@@ -148,39 +158,20 @@ def getitem(t, idx):
 # for an index made of arrays and full slices only are torch's for step two.
 
 def split_advanced(t, idx):
-    """(the view left by the basic items of ``idx``, the remaining array-and-``:`` index)."""
-    if any(isinstance(i, bool) for i in idx):
-        return t, idx  # True/False indices: NumPy's rules (a new dim) are torch's
-    consumed = 0
-    for i in idx:
-        if isinstance(i, TensorBase) and i._data.dtype in (np.bool_, np.uint8):
-            consumed += i._data.ndim
-        elif i is not None and i is not Ellipsis:
-            consumed += 1
-    basic, rest, where = [], [], []  # where: each basic item's position in idx
-    full = slice(None)
-    for position, i in enumerate(idx):
-        if i is Ellipsis:
-            n = max(t._data.ndim - consumed, 0)
-            basic.extend([full] * n)
-            rest.extend([full] * n)
-            where.extend([position] * n)
-        elif _is_advanced(i):
-            k = i._data.ndim if isinstance(i, TensorBase) and i._data.dtype in (
-                np.bool_, np.uint8) else 1
-            basic.extend([full] * k)
-            rest.append(i)
-            where.extend([position] * k)
-        elif i is None or isinstance(i, slice):
-            basic.append(i)
-            rest.append(full)
-            where.append(position)
-        else:
-            basic.append(i)
-            where.append(position)
-    if all(isinstance(b, slice) and b == full for b in basic):
-        return t, tuple(rest)
-    return basic_view(t, tuple(basic), positions=where), tuple(rest)
+    """(the view left by the basic items of ``idx``, the index tensors at the dims of that
+    view torch records them at, ``:`` between them)."""
+    advanced = []
+    view = basic_view(t, idx, alias=False, advanced=advanced)
+    got = advanced[-1][0] + 1  # (the length of torch's list of index tensors)
+    if got > view._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {view._data.ndim} (got "
+                         f"{got})")
+    rest, dim = [], 0
+    for d, i in advanced:
+        rest.extend([slice(None)] * (d - dim))
+        rest.append(i)
+        dim = d + (_array(i).ndim if _is_mask(i) else 1)
+    return view, tuple(rest)
 
 
 def check_masks(t, idx):
@@ -334,6 +325,13 @@ def _torch_index_error(e):
     m = re.match(r"too many indices for array: array is (\d+)-dimensional", msg)
     if m:
         return f"too many indices for tensor of dimension {m.group(1)}"
+    m = re.match(r"shape mismatch: indexing arrays could not be broadcast together with shapes "
+                 r"(.*)", msg)
+    if m:  # NumPy's shapes "(2,) (0,)" as torch's "[2], [0]"
+        shapes = (", ".join(n.strip() for n in s.split(",") if n.strip())
+                  for s in re.findall(r"\(([^)]*)\)", m.group(1)))
+        return ("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                + ", ".join(f"[{s}]" for s in shapes))
     return msg
 
 
@@ -356,6 +354,13 @@ def index_put_backward(ctx, grad):
         gs = grad if ctx.accumulate else index_put(grad, ctx.indices, 0.0)
     gv = getitem(grad, tuple(ctx.indices)) if n[1] else None
     return gs, gv
+
+
+# torch's index backward writes through _index_put_impl_: index_put_'s write under its own
+# node, IndexPutImplBackward0
+_index_put_impl = declare("_index_put_impl_", "IndexPutImplBackward0", ("self", "values"),
+                          layout="forward", overlap="deprecated")(_index_put.forward)
+_index_put_impl.def_backward(index_put_backward)
 
 
 def index_put(t, indices, values, accumulate=False):
@@ -391,8 +396,13 @@ def index_put_tensors(name, t, indices, values, accumulate=False, in_place=False
                            f"{_dtypes._BY_NP[mine].scalar_name} for the destination and "
                            f"{_dtypes._BY_NP[theirs].scalar_name} for the source.")
     check_same_device([t, values, *indices])
-    picked = [(int(a.sum()),) if a.dtype == np.bool_ else a.shape for a in np_idx]
-    target = np.broadcast_shapes(*picked) + t._data.shape[covered:]
+    picked = [s for a in np_idx for s in ([(int(a.sum()),)] * a.ndim if a.dtype == np.bool_
+                                          else [a.shape])]  # (a mask: its nonzero() columns)
+    try:
+        target = np.broadcast_shapes(*picked) + t._data.shape[covered:]
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with "
+                         f"shapes {', '.join(_dims(s) for s in picked)}") from None
     try:
         fits = np.broadcast_shapes(values._data.shape, target) == target
     except ValueError:
@@ -417,6 +427,10 @@ def index_put_tensors(name, t, indices, values, accumulate=False, in_place=False
     return apply_(_index_put, t, values, write=write, indices=np_idx, accumulate=accumulate)
 
 
+def _dims(shape):
+    return f"[{', '.join(map(str, shape))}]"
+
+
 def take_flat(flat, index):
     """The elements of the 1-d tensor ``flat`` at the int64 array ``index`` (CopySlices)."""
     return apply(_index, flat, indices=(index,))
@@ -434,6 +448,8 @@ def setitem(t, idx, value):
     only holds full slices or ``...``, so ``y[:] = v`` rewrites ``y`` itself), then
     ``copy_to`` writes the value into it.
     """
+    if idx is False:
+        return  # (torch writes nothing and checks nothing for a lone False)
     if t._data.ndim == 0:
         _check_0d_setitem(idx)
     if not isinstance(idx, tuple):
@@ -460,6 +476,13 @@ def _check_0d_setitem(idx):
             raise IndexError("too many indices for tensor of dimension 0")
 
 
+def _without_leading_ones(shape):
+    k = 0
+    while k < len(shape) and shape[k] == 1:
+        k += 1
+    return shape[k:]
+
+
 def copy_to(dst, value):
     """torch's ``copy_to``: ``copy_`` for equal shapes, ``fill_`` for a 0-d CPU value (a Python
     number counts as one), else ``copy_`` of the value with its leading 1-dims dropped."""
@@ -470,17 +493,16 @@ def copy_to(dst, value):
     elif value._data.ndim == 0 and value._device.type == "cpu":
         dst.fill_(value)
     else:
-        shape = value._data.shape
-        k = 0
-        while k < len(shape) and shape[k] == 1:
-            k += 1
-        value = value.view(shape[k:]) if k else value
+        shape = _without_leading_ones(value._data.shape)
+        value = value.view(shape) if shape != value._data.shape else value
         dst.copy_(value.expand(dst._data.shape))  # torch's expand_inplace(dst, value)
 
 
 def _index_put_inplace(t, idx, value):
     t, idx = split_advanced(t, idx)  # Note [advanced indexing]
     check_masks(t, idx)
+    if isinstance(value, TensorBase) and value._data.ndim and value._data.shape[0] == 1:
+        value = value.view(_without_leading_ones(value._data.shape))  # (as torch's set_item)
     np_idx = _np_index(t, idx)
     val = value._data if isinstance(value, TensorBase) else value
 
@@ -500,7 +522,10 @@ def _index_put_inplace(t, idx, value):
                                f"[{', '.join(map(str, value.shape))}] cannot be broadcast to "
                                f"indexing result of shape [{', '.join(map(str, target))}]"
                                ) from None
-    return apply_(_index_put, t, value, write=write, indices=np_idx, accumulate=False)
+    target = _put_target_shape(t._data.shape, np_idx)  # (none picked: never checked, even
+    empty = target is not None and 0 in target  # by the backward, which gets safe indices)
+    return apply_(_index_put, t, value, write=write, accumulate=False,
+                  indices=_zeroed(np_idx, t._backend.xp) if empty else np_idx)
 
 
 # -- masked_fill -----------------------------------------------------------------------------

@@ -73,6 +73,8 @@ def mm(a, b):
 
 
 def _check_mv(a, v):
+    if a._data.ndim == 0:  # (torch sizes its result by ``self.size(0)`` first)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if a._data.ndim != 2 or v._data.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.dim()}, {v.dim()}")
     if a._data.shape[1] != v._data.shape[0]:
@@ -93,21 +95,22 @@ def mv_op(xp, a, v):
 @mv_op.def_backward
 def mv_backward(ctx, grad):
     n = ctx.needs_input_grad
-    return (grad.unsqueeze(1) * ctx.vec.conj().unsqueeze(0) if n[0] else None,
+    return (grad.reshape(grad.shape[0], 1) * ctx.vec.conj() if n[0] else None,  # torch's ger
             ctx.self.t().conj().mv(grad) if n[1] else None)
 
 
 def _check_dot(a, b):
+    """torch's dot checks, in its order: both 1-D, their dtypes, their sizes."""
     if a._data.ndim != 1 or b._data.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.dim()}D and {b.dim()}D tensors")
-    if a._data.shape[0] != b._data.shape[0]:
-        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
-                           f"[{b.shape[0]}] to have the same number of elements, but got "
-                           f"{a.shape[0]} and {b.shape[0]} elements respectively")
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                            f"{_BY_NP[a._data.dtype].scalar_name} and "
                            f"{_BY_NP[b._data.dtype].scalar_name}")
+    if a._data.shape[0] != b._data.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
+                           f"[{b.shape[0]}] to have the same number of elements, but got "
+                           f"{a.shape[0]} and {b.shape[0]} elements respectively")
 
 
 @declare("dot", "DotBackward0", ("self", "tensor"), saves={"self": "tensor", "tensor": "self"},
@@ -176,7 +179,10 @@ def _check_addmm(c, a, b, **attrs):
 
 def _combine(c, prod, beta, alpha):
     """``beta * c + alpha * prod`` as torch's BLAS calls take it: ``beta == 0`` ignores ``c``
-    (NaN and inf too); integer results take ``alpha`` and ``beta`` truncated, as C casts."""
+    (NaN and inf too); integer results take ``alpha`` and ``beta`` truncated, as C casts;
+    bfloat16 (whose products NumPy gives in float32) in float32, rounded once at the end."""
+    if prod.dtype != c.dtype:
+        return _combine(c.astype(prod.dtype), prod, beta, alpha).astype(c.dtype)
     if prod.dtype.kind in "iu":
         beta, alpha = (scalar_as(int(v), prod.dtype) for v in (beta, alpha))
     if alpha != 1:
@@ -261,7 +267,8 @@ def _mm_transposed(x, y, x_t, y_t):
 
 
 def matmul(a, b):
-    """torch.matmul's dispatch: dot, mv, mm, a folded mm, or a broadcast bmm."""
+    """torch.matmul's dispatch (its ``_matmul_impl``): dot, mv, mm, the batch of the larger
+    operand folded into one mm or mv (``_should_fold``), or a broadcast bmm."""
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
@@ -274,32 +281,63 @@ def matmul(a, b):
         return apply_(squeeze_inplace_dim, mm(a.unsqueeze(0), b), dim=0)
     if da == 2 and db == 2:
         return mm(a, b)
-    if da >= 3 and db in (1, 2):
-        lead = a.shape[:-1]
-        folded = a.reshape(-1, a.shape[-1])
-        if db == 1:
-            return apply(unsafe_view, apply(mv_op, folded, b), size=tuple(lead))
-        return apply(unsafe_view, mm(folded, b), size=tuple(lead) + (b.shape[-1],))
+    if _should_fold(a, b):
+        return _folded_matmul(a, b)
     return _batched_matmul(a, b)
 
 
+def _should_fold(a, b):
+    """Whether torch folds the batch of the larger operand (``t1``, ``b.mT`` if ``b`` has more
+    dims) into the rows of one mm or mv: when the other operand (1-D or 2-D) requires grad
+    (its gradient is then one product, not a batch summed), or when the fold is a view."""
+    a_larger = a._data.ndim >= b._data.ndim
+    small = b if a_larger else a
+    if max(a._data.ndim, b._data.ndim) < 3 or small._data.ndim > 2:
+        return False
+    if small.requires_grad:
+        return True
+    if a._data.ndim == 2:  # (a 2-D @ N-D fold would copy its transposed result)
+        return False
+    sizes, strides = list(a.shape if a_larger else b.shape), list(a.stride() if a_larger
+                                                                  else b.stride())
+    if not a_larger:  # (the sizes and strides of b.mT)
+        sizes[-2:], strides[-2:] = sizes[:-3:-1], strides[:-3:-1]
+    if math.prod(sizes) == 0:
+        return True
+    return all(strides[i] == strides[i + 1] * sizes[i + 1] for i in range(len(sizes) - 2))
+
+
+def _folded_matmul(a, b):
+    transpose = b._data.ndim > a._data.ndim
+    t1 = b.mT if transpose else a
+    t2 = (a.t() if a._data.ndim == 2 else a) if transpose else b
+    lead = tuple(t1.shape[:-1])
+    folded = t1.reshape(math.prod(lead), t1.shape[-1])
+    if t2._data.ndim == 1:
+        return apply(unsafe_view, apply(mv_op, folded, t2), size=lead)
+    out = apply(unsafe_view, mm(folded, t2), size=lead + (t2.shape[1],))
+    return out.mT.contiguous() if transpose else out  # (a copy: torch's CloneBackward0)
+
+
 def _batched_matmul(a, b):
-    a2 = a.unsqueeze(0) if a.dim() == 1 else a
-    b2 = b.unsqueeze(-1) if b.dim() == 1 else b
-    n, m1 = a2.shape[-2], a2.shape[-1]
-    m2, p = b2.shape[-2], b2.shape[-1]
-    batch = broadcast_shapes(tuple(a2.shape[:-2]), tuple(b2.shape[:-2]))
-    size = 1
-    for s in batch:
-        size *= s
-    a3 = a2.expand(*batch, n, m1).reshape(size, n, m1)
-    b3 = b2.expand(*batch, m2, p).reshape(size, m2, p)
-    out_shape = list(batch)
-    if a.dim() > 1:
-        out_shape.append(n)
-    if b.dim() > 1:
-        out_shape.append(p)
-    return apply(unsafe_view, apply(bmm_op, a3, b3), size=tuple(out_shape))
+    da, db = a._data.ndim, b._data.ndim
+    n, m1 = (a.shape[-2] if da > 1 else 1), a.shape[-1]
+    m2, p = (b.shape[-2], b.shape[-1]) if db > 1 else (b.shape[0], 1)
+    batch_a, batch_b = tuple(a.shape[:max(da - 2, 0)]), tuple(b.shape[:max(db - 2, 0)])
+    if da == 3 and db == 3 and batch_a[0] != batch_b[0]:  # a broadcast batch of one: folded
+        if batch_a[0] == 1 and a.requires_grad:
+            return matmul(a.squeeze(0), b)
+        if batch_b[0] == 1 and b.requires_grad:
+            return matmul(a, b.squeeze(0))
+    batch = tuple(broadcast_shapes(batch_a, batch_b))
+    size = math.prod(batch)
+    a3 = a.expand(*batch, n, m1).reshape(size, n, m1)
+    out_shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
+    if db == 1:
+        b3 = b.expand(*batch, m2).reshape(size, m2).unsqueeze(2)
+        return apply(unsafe_view, apply(bmm_op, a3, b3).squeeze(-1), size=out_shape)
+    b3 = b.expand(*batch, m2, p).reshape(size, m2, p)
+    return apply(unsafe_view, apply(bmm_op, a3, b3), size=out_shape)
 
 
 # -- vdot and cross ------------------------------------------------------------------------------
@@ -579,11 +617,14 @@ def _check_addbmm(c, a, b, **attrs):
          saves={"batch1": "batch2", "batch2": "batch1"}, check=_check_addbmm,
          method="addbmm", function="addbmm", inplace="addbmm_")
 def addbmm_op(xp, c, a, b, beta=1, alpha=1):
-    # torch adds the batches' products one after the other (addmm_ per batch)
-    total = xp.zeros((a.shape[1], b.shape[2]), a.dtype)
+    # torch adds the batches' products one after the other: addmm_ per batch, into a result
+    # that starts as ``c`` (beta applied by the first batch's addmm_ only)
+    if a.shape[0] == 0:
+        return _combine(c, xp.zeros((a.shape[1], b.shape[2]), c.dtype), beta, alpha)
+    total = c
     for k in range(a.shape[0]):
-        total = total + xp.matmul(a[k], b[k])
-    return _combine(c, total, beta, alpha)
+        total = _combine(total, xp.matmul(a[k], b[k]), beta if k == 0 else 1, alpha)
+    return total
 
 
 @addbmm_op.def_backward

@@ -1026,12 +1026,13 @@ def _extreme(name, ufunc, grad_fn, wins):
                  method=name, function=name)(lambda xp, a, b: getattr(xp, ufunc)(a, b))
 
     @op.def_backward
-    def extreme_backward(ctx, grad):
+    def extreme_backward(ctx, grad):  # torch's formulas (masked_fill_: at version 1)
         a, b = ctx.self, ctx.other
         n = ctx.needs_input_grad
-        half = grad * 0.5
-        return (where_tensor(wins(a, b), grad, where_tensor(a == b, half, 0)) if n[0] else None,
-                where_tensor(wins(b, a), grad, where_tensor(a == b, half, 0)) if n[1] else None)
+        return (where_tensor(a == b, over_number(grad, 2), grad).masked_fill_(wins(b, a), 0)
+                if n[0] else None,
+                where_tensor(a == b, over_number(grad, 2), grad).masked_fill_(wins(a, b), 0)
+                if n[1] else None)
     return op
 
 

@@ -24,8 +24,8 @@ from .._exact.norms import vector_norm as exact_norm
 from ..autograd.grad_mode import GradMode
 from ._dispatch import apply
 from ._registry import declare
-from .creation import arange, eye
-from .pointwise import exp, log, where_tensor
+from .creation import eye
+from .pointwise import exp, log, times_number, where_tensor
 from .views import expand
 
 __all__ = ["sum", "mean", "cpu_sum", "cpu_mean", "sum_to_size", "prod", "var_std", "max_min",
@@ -259,10 +259,12 @@ def _prod_all_cpu(xp, a, dtype=None):
 
 @prod_all.def_backward
 def prod_all_backward(ctx, grad):
-    x = ctx.self
+    x, result = ctx.self, ctx.result  # (both unpacked first: their version checks)
+    if x.dim() == 0:  # (torch passes a 0-d input's gradient through as it is)
+        return (grad,)
     if bool((x == 0).any()):
         return (grad * apply(prod_others, x),)
-    return (grad * (ctx.result / x),)
+    return (grad * (result / x),)
 
 
 @declare("prod", "ProdBackward1", saves={"self": "self", "result": "self"}, method="prod",
@@ -283,8 +285,10 @@ def _prod_dim_cpu(xp, a, dim, keepdim=False, dtype=None):
 
 @prod_dim.def_backward
 def prod_dim_backward(ctx, grad):
-    x = ctx.self
-    grad, result = _keep_dims((ctx.dim,), ctx.keepdim, x.dim(), grad, ctx.result)
+    x, result = ctx.self, ctx.result  # (both unpacked first: their version checks)
+    if x.dim() == 0:  # (as prod_all_backward)
+        return (grad,)
+    grad, result = _keep_dims((ctx.dim,), ctx.keepdim, x.dim(), grad, result)
     if bool((x == 0).any()):
         return (grad * apply(prod_others, x, dim=ctx.dim),)
     return (grad * (result / x),)
@@ -348,14 +352,22 @@ def _var_std_cpu(op, take_sqrt):
 
 @var.def_backward
 def var_backward(ctx, grad):
-    x = ctx.self
-    dims, keepdim = ctx.dims, ctx.keepdim
-    n = _reduced_numel(x.shape, dims)
-    centered = x - x.mean(dims if dims is not None else None, keepdim=True) \
-        if dims is not None else x - x.mean()
-    g = _expand_back(grad, x.shape, dims or (), keepdim) if dims is not None else grad
-    dof = n - ctx.correction
-    return (g * centered * (2.0 / dof if dof else float("inf")),)  # C's 2.0 / 0
+    return (_var_backward(grad, ctx.self, ctx.dims, ctx.correction, ctx.keepdim),)
+
+
+def _var_backward(grad, x, dims, correction, keepdim):
+    """torch's var_backward (FunctionsManual.cpp), step for step: its values (a whole tensor
+    with no degree of freedom left: inf, NaN where an element is the mean) and its nodes."""
+    if x.dim() == 0 or dims is None:
+        dof = x.numel() - correction
+        if dof <= 0:
+            return grad * where_tensor(x == x.mean(), math.nan, math.inf)
+        return times_number(grad, 2.0 / dof) * (x - x.mean())
+    if not keepdim and x.dim() > 1:
+        grad, = _keep_dims(dims, False, x.dim(), grad)
+    dof = _reduced_numel(x.shape, dims) - correction
+    return times_number(grad, 2.0 / dof if dof else math.inf) * (  # (C's 2.0 / 0)
+        x - x.mean(dims, keepdim=True))
 
 
 @declare("std", "StdBackward0", saves={"self": "self", "result": "self"}, method="std",
@@ -367,14 +379,10 @@ def std(xp, a, dims=None, correction=1, keepdim=False):
 
 @std.def_backward
 def std_backward(ctx, grad):
-    x, r = ctx.self, ctx.result
-    dims, keepdim = ctx.dims, ctx.keepdim
-    n = _reduced_numel(x.shape, dims)
-    centered = x - x.mean(dims, keepdim=True) if dims is not None else x - x.mean()
-    if dims is not None:
-        grad = _expand_back(grad, x.shape, dims, keepdim)
-        r = _expand_back(r, x.shape, dims, keepdim)
-    return (grad * centered / (r * (n - ctx.correction)),)
+    """torch's: var's backward of ``grad / (2 * std)``, zero where the std is zero."""
+    x, r = ctx.self, ctx.result  # (unpacked in torch's order: their version checks)
+    grad_var = (grad / times_number(r, 2)).masked_fill_(r == 0, 0)
+    return (_var_backward(grad_var, x, ctx.dims, ctx.correction, ctx.keepdim),)
 
 
 var.on_cpu(_var_std_cpu(var, False))
@@ -415,9 +423,9 @@ MAX_TYPE, MIN_TYPE, MEDIAN_TYPE = (return_type(n) for n in ("max", "min", "media
 def _evenly_distribute(ctx, grad):
     x, result = ctx.self, ctx.result
     mask = x.isnan() if result._data.dtype.kind == "f" and bool(result.isnan()) else x == result
-    # torch on the CPU: zeros().masked_fill_(mask, grad / count), so unmasked entries are +0.;
-    # a NaN result takes its gradient to the NaN inputs
-    return (where_tensor(mask, grad / mask.sum(), 0),)
+    # torch on the CPU: new_zeros().masked_fill_(mask, grad / count), so unmasked entries are
+    # +0. and the gradient is at version 1; a NaN result takes its gradient to the NaN inputs
+    return (grad.new_zeros(x.shape).masked_fill_(mask, grad / mask.sum()),)
 
 
 def _check_not_empty(name):
@@ -458,17 +466,22 @@ def _select_backward(ctx, grads):
     grad = grads[0]
     shape = ctx.input_meta[0][0]
     grad, idx = _keep_dims((ctx.dim,), ctx.keepdim, len(shape), grad, ctx.indices)
-    where = [1] * len(shape)
-    if len(shape):
-        where[ctx.dim] = shape[ctx.dim]
-    positions = arange(shape[ctx.dim] if len(shape) else 1, device=grad.device).reshape(where)
-    return (where_tensor(positions == idx, grad, 0),)  # torch scatters into +0. zeros
+    # torch's steps: at::zeros (an empty tensor zeroed in place), then scatter_: version 2
+    return (grad.new_empty(shape).zero_().scatter_(ctx.dim if shape else 0, idx, grad),)
+
+
+def _check_dim_not_empty(name):
+    """torch's refusal to reduce an empty ``dim`` (one with no identity: max, argmax...)."""
+    def check(self, dim=None, **attrs):
+        if dim is not None and self._data.ndim and self._data.shape[dim] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+    return check
 
 
 def _extreme_dim(name, grad_fn, pick, arg):
     """max(dim) / min(dim): (values, int64 indices) along ``dim``."""
     @declare(name, grad_fn, outputs=("values", "indices"), saves={"indices": "self"},
-             method=name, function=name)
+             check=_check_dim_not_empty(name), method=name, function=name)
     def op(xp, a, dim, keepdim):
         if a.ndim == 0:
             return a.copy(), xp.asarray(0, dtype=np.int64)
@@ -526,9 +539,13 @@ def median(t, dim=None, keepdim=False):
 
 
 def _check_arg(name):
-    def check(self, **attrs):
+    def check(self, dim=None, **attrs):
         if self._data.dtype == np.bool_:
             raise RuntimeError(f"{name}(): does not support bool input")
+        if dim is None and self._data.size == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        _check_dim_not_empty(name)(self, dim)
     return check
 
 
@@ -565,7 +582,7 @@ def _truth(name):
     """all / any: bool (uint8 stays uint8), no gradient."""
     @declare(name, None, method=name, function=name)
     def op(xp, a, dims=None, keepdim=False):
-        out = xp.asarray(getattr(xp, name)(a, axis=dims, keepdims=keepdim))
+        out = xp.asarray(getattr(xp, name)(a, axis=_axes(a, dims), keepdims=keepdim))
         return out.astype(np.uint8 if a.dtype == np.uint8 else np.bool_, copy=False)
     return op
 
@@ -745,7 +762,8 @@ def norm(t, p="fro", dim=None, keepdim=False, dtype=None):
                            f"input. Got {src.scalar_name}")
     if dtype is not None:
         t = t.to(dtype)
-    dims = None if dim is None or t._data.ndim == 0 else normalize_dims(dim, t._data.ndim)
+    dims = None if dim is None else normalize_dims(dim, t._data.ndim)  # (checks a 0-d's too)
+    dims = dims if t._data.ndim else None
     p = float(p)
     empty = [d for d in dims or () if t._data.shape[d] == 0]
     if (p < 0 or p == float("inf")) and (empty if dims else t._data.size == 0):

@@ -11,7 +11,6 @@ from .._strides import wrap_dim
 from ._dispatch import apply
 from ._layout import element_strides, pointwise_layout
 from ._registry import declare
-from .indexing import index_put
 from .reduction import return_type
 
 __all__ = ["sort", "argsort", "topk", "SORT_TYPE", "TOPK_TYPE"]
@@ -29,23 +28,14 @@ def _order(xp, a, dim, descending):
     return (a.shape[dim] - 1) - xp.flip(rev, dim)
 
 
-def _along(xp, indices, dim):
-    """The NumPy index that reads ``indices`` along ``dim`` (torch's gather/scatter index)."""
-    n = indices.ndim
-    idx = [xp.arange(size).reshape([-1 if k == d else 1 for k in range(n)])
-           for d, size in enumerate(indices.shape)]
-    idx[dim] = indices
-    return tuple(idx)
-
-
 def _scatter_back(ctx, grads):
     """zeros(input shape).scatter(dim, indices, grad): torch's value-selecting backward."""
     grad = grads[0]
     shape = ctx.input_meta[0][0]
     if not shape:
         return (grad,)
-    zeros = grad.new_zeros(shape)
-    return (index_put(zeros, _along(grad._backend.xp, ctx.indices._data, ctx.dim), grad),)
+    # torch's steps: at::zeros (an empty tensor zeroed in place), then scatter_: version 2
+    return (grad.new_empty(shape).zero_().scatter_(ctx.dim, ctx.indices, grad),)
 
 
 def _sorted(xp, a, dim, descending):

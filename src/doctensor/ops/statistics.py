@@ -432,31 +432,42 @@ def _running_extreme(name):
 
 
 def _cum_extreme_backward(ctx, grads):
-    """zeros(input).scatter_add(dim, indices, grad): each output's gradient to its source."""
-    grad = grads[0]
-    if grad.dim() == 0:
-        return (grad,)
-    return (grad.new_zeros(grad.shape).scatter_add(ctx.dim, ctx.indices, grad),)
+    """at::zeros(input) (an empty tensor zeroed in place), then scatter_add_(dim, indices,
+    grad): each output's gradient to its source, at version 2 as torch's."""
+    grad, x, indices = grads[0], ctx.self, ctx.indices  # (unpacked first: version checks)
+    if x.numel() == 0:  # (torch returns the input itself)
+        return (x,)
+    return (grad.new_empty(grad.shape).zero_().scatter_add_(ctx.dim, indices, grad),)
 
 
 cummax_op = declare("cummax", "CummaxBackward0", outputs=("values", "indices"),
-                    saves={"indices": "self"}, check=_refuse("cummax_cpu"), method="cummax",
-                    function="cummax")(
+                    saves={"indices": "self", "self": "self"}, check=_refuse("cummax_cpu"),
+                    method="cummax", function="cummax")(
     _running_extreme("maximum"))
 cummin_op = declare("cummin", "CumminBackward0", outputs=("values", "indices"),
-                    saves={"indices": "self"}, check=_refuse("cummin_cpu"), method="cummin",
-                    function="cummin")(
+                    saves={"indices": "self", "self": "self"}, check=_refuse("cummin_cpu"),
+                    method="cummin", function="cummin")(
     _running_extreme("minimum"))
 cummax_op.def_backward(_cum_extreme_backward)
 cummin_op.def_backward(_cum_extreme_backward)
 
 
+def _scan_dim(t, dim, name):
+    """cummax / cummin's dim, as torch takes it: a 0-d tensor's -1 or 0 (with its own
+    message); an empty tensor's is never checked (any dim gives the same empty result)."""
+    if t._data.ndim == 0 and dim not in (-1, 0):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    if t._data.size == 0 and not -t._data.ndim <= dim < t._data.ndim:
+        return 0
+    return _dim(t, dim)
+
+
 def cummax(t, dim):
-    return CUMMAX_TYPE(*apply(cummax_op, t, dim=_dim(t, dim)))
+    return CUMMAX_TYPE(*apply(cummax_op, t, dim=_scan_dim(t, dim, "cummax")))
 
 
 def cummin(t, dim):
-    return CUMMIN_TYPE(*apply(cummin_op, t, dim=_dim(t, dim)))
+    return CUMMIN_TYPE(*apply(cummin_op, t, dim=_scan_dim(t, dim, "cummin")))
 
 
 def _check_floating(kernel):

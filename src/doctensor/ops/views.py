@@ -256,12 +256,28 @@ def expand_backward(ctx, grad):
 
 
 def _squeezed(dims):
-    """The geometry of squeezing the size-1 dims among ``dims(ndim)``."""
-    def geometry(shape, strides, offset, **attrs):
+    """The geometry of squeezing the size-1 dims among ``dims(ndim)``; its ``dropped(shape,
+    **attrs)`` lists them."""
+    def dropped(shape, **attrs):
         drop = dims(len(shape), **attrs)
-        keep = [i for i in range(len(shape)) if not (i in drop and shape[i] == 1)]
+        return [i for i in range(len(shape)) if i in drop and shape[i] == 1]
+
+    def geometry(shape, strides, offset, **attrs):
+        gone = dropped(shape, **attrs)
+        keep = [i for i in range(len(shape)) if i not in gone]
         return [shape[i] for i in keep], [strides[i] for i in keep], offset
+    geometry.dropped = dropped
     return geometry
+
+
+def _unsqueezed_back(dropped):
+    """torch's squeeze backward (``unsqueeze_to``): the gradient unsqueezed at each squeezed
+    dim in turn, so its strides there are unsqueeze's (an expanded gradient keeps them)."""
+    def backward(ctx, grad):
+        for d in dropped(ctx.input_meta[0][0], **ctx.attrs):
+            grad = grad.unsqueeze(d)
+        return (grad,)
+    return backward
 
 
 _ALL = _squeezed(lambda n: range(n))
@@ -278,7 +294,7 @@ squeeze_inplace_dim = view_op("squeeze_", "SqueezeBackward4", inplace="squeeze_"
 squeeze_inplace_dims = view_op("squeeze_", "SqueezeBackward5", inplace="squeeze_")(_SOME)
 for _op in (squeeze_all, squeeze_dim, squeeze_dims, squeeze_inplace_all, squeeze_inplace_dim,
             squeeze_inplace_dims):
-    _op.def_backward(_reshaped_back)
+    _op.def_backward(_unsqueezed_back(_op.forward.dropped))
 
 
 def squeeze(t, dim=None, in_place=False):
@@ -453,7 +469,10 @@ def _embed(view_op_, grad_fn, overlapping=False):
 
     @view_op_.def_backward
     def view_backward(ctx, grad):
-        return (apply(op, grad, input_shape=ctx.input_meta[0][0], **ctx.attrs),)
+        out = apply(op, grad, input_shape=ctx.input_meta[0][0], **ctx.attrs)
+        if overlapping:  # torch's as_strided_backward writes its view of the zeros in place
+            out._bump_version()
+        return (out,)
     return op
 
 
