@@ -435,3 +435,14 @@ SEGMENTS = {f"{reduce} initial={initial} {by}": segment_case(reduce, initial, by
 @pytest.mark.parametrize("name", SEGMENTS)
 def test_segment_reduce(name):
     same_outcome(SEGMENTS[name], rtol=0.0, atol=0.0)
+
+
+def to_python_types(T):
+    x, y = T.ones(2), T.ones(2, dtype=T.float64)
+    return [x.to(float), x.to(int), x.to(bool), x.to(complex), x.to(dtype=float),
+            x.to("cpu", float), y.to(float) is y]
+
+
+def test_to_takes_python_types():
+    """``Tensor.to(float)`` and kin: Python types name dtypes, as in torch."""
+    same_outcome(to_python_types)

@@ -502,10 +502,12 @@ def convert(t, *args, device=None, dtype=None, copy=False, non_blocking=False,
     for a in args:
         if isinstance(a, TensorBase):
             device, dtype = a._device, a.dtype
-        elif isinstance(a, _dtypes.dtype):
+        elif isinstance(a, _dtypes.dtype) or isinstance(a, type) and a in _PY_DTYPES:
             dtype = a
         elif not isinstance(a, bool) and a is not None:
             device = a
+    if isinstance(dtype, type) and dtype in _PY_DTYPES:  # to(float): float64, as torch's
+        dtype = _PY_DTYPES[dtype]
     return to(t, device, dtype, copy)
 
 
