@@ -721,9 +721,7 @@ VIEWS = [
            lambda T, x: x.as_strided((3, 3), (1, 1)), [(3, 4)], dtypes=FLOATS),
     OpInfo("AsStridedBackward0", "as_strided_noncontiguous",
            lambda T, x: x.as_strided((2, 2), (1, 3)), [((3, 4), "T"), ((2, 5), "step")],
-           dtypes=FLOATS,
-           xfail="on a non-contiguous input torch's gradient follows the input's layout in "
-                 "its storage, doctensor's assumes a contiguous one"),
+           dtypes=FLOATS),
     # -- in place, a tensor's own geometry ---------------------------------------------------
     OpInfo("SqueezeBackward3", "squeeze_", lambda T, x: x.clone().squeeze_(),
            [(1, 3, 1), (), (3,), (1,)], variants=_self),
@@ -775,11 +773,9 @@ DOUBLE_BACKWARD = [
     OpInfo("SliceBackwardBackward0", "narrow_grad2",
            lambda T, x: _grad2(T, lambda t: t.narrow(0, 1, 1), x), [(5,), (3, 4)],
            dtypes=FLOATS),
-    OpInfo("AsStridedBackwardBackward0", "as_strided_grad2",
+    OpInfo("AsStridedBackward0", "as_strided_grad2",
            lambda T, x: _grad2(T, lambda t: t.as_strided((2, 2), (1, 2)), x), [(3, 4)],
-           dtypes=FLOATS,
-           xfail="torch's as_strided backward ends in an as_strided view (the gradient's node "
-                 "is AsStridedBackward0), doctensor's node is AsStridedBackwardBackward0"),
+           dtypes=FLOATS),
 ]
 
 ROWS = (ARITHMETIC + ELEMENTWISE + MASKS_AND_LOGIC + COPIES + REDUCTIONS + PRODUCTS + JOINING

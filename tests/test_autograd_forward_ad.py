@@ -327,8 +327,6 @@ KNOWN = {
     "select_scatter": "torch's tangent is a strided view its formula makes; doctensor's is laid "
                       "out like the primal",
     "scatter_reduce_max_min": "torch refuses reduce='max' except under forward AD",
-    "fractional_max_pool2d_no_draws": "doctensor's double backward of the pooling indices "
-                                      "fails on an empty batch (flatten with -1)",
 }
 
 ROWS = [row for module in ROW_MODULES for row in module.ROWS

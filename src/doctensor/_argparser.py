@@ -36,7 +36,7 @@ from ._typeinfo import layout as _layout
 from .device import device as _device
 from .size import Size
 
-__all__ = ["checked", "check_methods", "check_functions"]
+__all__ = ["checked", "check_methods", "check_functions", "check_keywords", "NUMBERS_AS_TENSORS"]
 
 # the type names torch prints for a parameter's type (FunctionParameter::type_name)
 _SHOWN = {"Tensor": "Tensor", "Scalar": "Number", "int64_t": "int", "SymInt": "int",
@@ -48,7 +48,7 @@ _SHOWN = {"Tensor": "Tensor", "Scalar": "Number", "int64_t": "int", "SymInt": "i
           "torch.memory_format", "Device": "torch.device", "c10::string_view": "str",
           "Dimname": "name", "DimnameList": "tuple of names", "ScalarList": "tuple of Scalars"}
 # functions whose Tensor parameters take Python numbers too (should_allow_numbers_as_tensors)
-_NUMBERS_AS_TENSORS = {f"{n}{s}" for n in ("add", "div", "divide", "mul", "multiply", "sub",
+NUMBERS_AS_TENSORS = {f"{n}{s}" for n in ("add", "div", "divide", "mul", "multiply", "sub",
                                             "subtract", "true_divide", "floor_divide")
                        for s in ("", "_", "_out")} | {"to", "_to_copy", "copy_"}
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
@@ -162,7 +162,7 @@ def _accepts(param, v, argnum):
     if kind == "Device":
         return _is_long(v) or isinstance(v, (str, _device))
     return {
-        "bool": lambda: isinstance(v, (bool, np.bool_)),
+        "bool": lambda: isinstance(v, bool),  # (not NumPy's bool: torch 2.13 refuses it)
         "Layout": lambda: isinstance(v, _layout),
         "MemoryFormat": lambda: isinstance(v, _memory_format),
         "Generator": lambda: type(v).__name__ == "Generator",
@@ -211,7 +211,7 @@ class Signature:
         body, _, flag = rest.rpartition(")")
         self.hidden = flag in ("|deprecated", "|hidden")
         self.deprecated = flag == "|deprecated"
-        numbers = self.name in _NUMBERS_AS_TENSORS
+        numbers = self.name in NUMBERS_AS_TENSORS
         self.params, keyword_only = [], False
         for part in body.split(", ") if body else ():
             if part == "*":
@@ -463,6 +463,20 @@ def _invalid_combination(fname, args, kwargs, options):
                 message += ("      didn't match because some of the arguments have invalid "
                             f"types: {_formatted(option, args, kwargs)}\n")
     return message
+
+
+def check_keywords(fname, *params):
+    """torch's parser on the arguments that a Python function of torch passes on by keyword
+    (``Tensor.unique`` calls ``_unique2(input, sorted=..., return_inverse=...)``): the
+    TypeError for the first of ``params`` (``("Type name", value)`` pairs, in the signature's
+    order, or ``("Type name", value, position)`` for one passed by position) of a type it
+    does not take.  None passes (an optional argument)."""
+    for text, value, *position in params:
+        param = Param(text, keyword_only=True, numbers_as_tensors=False)
+        if value is not None and not _accepts(param, value, 0):
+            where = f" (position {position[0]})" if position else ""
+            raise TypeError(f"{fname}(): argument '{param.name}'{where} must be "
+                            f"{_SHOWN[param.kind]}, not {type_name(value)}")
 
 
 # -- the hook ----------------------------------------------------------------------------------

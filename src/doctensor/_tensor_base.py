@@ -223,4 +223,5 @@ def alias(cls, src, data, share_version=True):
         t._inference = True
     t._storage = src.untyped_storage()
     t._vc = src._version_counter() if share_version else None
+    t._offset = src._offset  # kept while ``data`` is src's (an empty view's past its storage)
     return t

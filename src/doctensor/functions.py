@@ -114,12 +114,13 @@ def _check_size_args(fname, size):
     if not size:
         raise TypeError(f'{fname}() missing 1 required positional arguments: "size"')
     if len(size) == 1 and not isinstance(size[0], (tuple, list)):
-        if not _is_int(size[0]):
+        if not _is_int(size[0]) or isinstance(size[0], bool):  # (a lone bool is no size)
             raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, "
                             f"not {type(size[0]).__name__}")
         return
     items = size[0] if len(size) == 1 else size
-    if items and not _is_int(items[0]):  # (the parser tells a tuple of ints by its first)
+    # (the parser tells a tuple of ints by its first element, which is no bool)
+    if items and (not _is_int(items[0]) or isinstance(items[0], bool)):
         raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, but "
                         f"found element of type {type(items[0]).__name__} at pos 0")
     for i, s in enumerate(items):
@@ -192,12 +193,12 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False)
 
 def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     dtype = creation.dtype_arg("rand", dtype)
-    return random_ops.rand(_size(sizes, size), generator, dtype, device, requires_grad)
+    return random_ops.rand(_size(sizes, size, "rand"), generator, dtype, device, requires_grad)
 
 
 def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     dtype = creation.dtype_arg("randn", dtype)
-    return random_ops.randn(_size(sizes, size), generator, dtype, device, requires_grad)
+    return random_ops.randn(_size(sizes, size, "randn"), generator, dtype, device, requires_grad)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
@@ -931,7 +932,7 @@ def _legacy_type(dt):
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct values (sorted; rows or slices along ``dim``), with the inverse indices
     and the counts when asked.  Not differentiable (torch's Unique2Backward0 refuses too)."""
-    return gathering.unique(input, return_inverse, return_counts, dim)
+    return gathering.unique(input, return_inverse, return_counts, dim, sorted)
 
 
 def bincount(input, weights=None, minlength=0):

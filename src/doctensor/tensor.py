@@ -85,6 +85,13 @@ def _size_args(size):
     return tuple(size)
 
 
+def _required(size, fname, name):
+    """``_size_args`` of sizes or dims that torch requires (``flip()`` is refused)."""
+    if not size:
+        raise TypeError(f'{fname}() missing 1 required positional arguments: "{name}"')
+    return _size_args(size)
+
+
 def _operator(method):
     """A binary operator from ``method``: Python's NotImplemented for an operand that is
     neither a tensor nor a number, so Python raises its TypeError (or, for ``==`` and ``!=``,
@@ -352,7 +359,7 @@ class Tensor(TensorBase):
     def type_as(self, other):
         return creation.to(self, dtype=other.dtype)
 
-    def clone(self, memory_format=None):
+    def clone(self, *, memory_format=None):
         return creation.clone(self, memory_format)
 
     def contiguous(self, memory_format=None):
@@ -485,7 +492,7 @@ class Tensor(TensorBase):
     swapaxes_ = swapdims_ = transpose_
 
     def resize_(self, *size):
-        return V.resize_(self, _size_args(size))
+        return V.resize_(self, _required(size, "resize_", "size"))
 
     def resize_as_(self, other):
         if not isinstance(other, Tensor):
@@ -562,8 +569,7 @@ class Tensor(TensorBase):
 
     def as_strided(self, size, stride, storage_offset=None):
         V.check_as_strided(self, tuple(size), tuple(stride), storage_offset)
-        return apply(V.as_strided, self, size=tuple(size), stride=tuple(stride),
-                     storage_offset=storage_offset)
+        return apply(V.as_strided, self, **V.as_strided_attrs(self, size, stride, storage_offset))
 
     def __getitem__(self, idx):
         return indexing.getitem(self, idx)
@@ -573,7 +579,7 @@ class Tensor(TensorBase):
 
     # -- copies, fills and random fills (ops/creation.py, ops/random_ops.py) ----------------------
     def copy_(self, src, non_blocking=False):
-        return creation.copy_(self, src)
+        return creation.copy_(self, src, non_blocking)
 
     def fill_(self, value):
         return creation.fill_(self, value)
@@ -602,10 +608,10 @@ class Tensor(TensorBase):
     # -- arithmetic (ops/pointwise.py); Note [fast path] in ops/_dispatch.py ----------------------
     __add__ = __radd__ = binary(P.add)
 
-    def add(self, other, alpha=1):
+    def add(self, other, *, alpha=1):
         return P.scaled(apply, P.add, self, other, alpha)
 
-    def add_(self, other, alpha=1):
+    def add_(self, other, *, alpha=1):
         return P.scaled(apply_, P.add, self, other, alpha)
 
     def __iadd__(self, other):
@@ -613,10 +619,10 @@ class Tensor(TensorBase):
 
     __sub__ = binary(P.sub)
 
-    def sub(self, other, alpha=1):
+    def sub(self, other, *, alpha=1):
         return P.scaled(apply, P.sub, self, other, alpha)
 
-    def sub_(self, other, alpha=1):
+    def sub_(self, other, *, alpha=1):
         return P.scaled(apply_, P.sub, self, other, alpha)
 
     def __isub__(self, other):
@@ -995,7 +1001,7 @@ class Tensor(TensorBase):
         return reduction.mean(self, dim, keepdim, dtype)
 
     def sum_to_size(self, *size):
-        return reduction.sum_to_size(self, _size_args(size))
+        return reduction.sum_to_size(self, _required(size, "sum_to_size", "size"))
 
     @numpy_names
     def prod(self, dim=None, keepdim=False, dtype=None):
@@ -1082,10 +1088,10 @@ class Tensor(TensorBase):
         return joining.repeat(self, _repeats(repeats))
 
     def tile(self, *dims):
-        return joining.tile(self, _size_args(dims))
+        return joining.tile(self, _required(dims, "tile", "dims"))
 
     def flip(self, *dims):
-        return joining.flip(self, _size_args(dims))
+        return joining.flip(self, _required(dims, "flip", "dims"))
 
     def roll(self, shifts, dims=None):
         return joining.roll(self, shifts, dims)
@@ -1144,7 +1150,7 @@ class Tensor(TensorBase):
         return apply(gathering.nonzero_op, self)
 
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
-        return gathering.unique(self, return_inverse, return_counts, dim)
+        return gathering.unique(self, return_inverse, return_counts, dim, sorted)
 
     def bincount(self, weights=None, minlength=0):
         return apply(gathering.bincount_op, self, weights, minlength=minlength)
@@ -1625,10 +1631,10 @@ class Tensor(TensorBase):
     def logcumsumexp(self, dim):
         return statistics.logcumsumexp(self, dim)
 
-    def cumsum_(self, dim, dtype=None):
+    def cumsum_(self, dim, *, dtype=None):
         return statistics.scan_("cumsum", self, dim, dtype)
 
-    def cumprod_(self, dim, dtype=None):
+    def cumprod_(self, dim, *, dtype=None):
         return statistics.scan_("cumprod", self, dim, dtype)
 
     def msort(self):

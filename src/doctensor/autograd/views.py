@@ -316,7 +316,7 @@ class CopySlices(Node):
     base's strides: ``installed.take`` and ``installed.put`` gather and scatter by them.
     """
 
-    __slots__ = ("index", "base_shape", "fn", "expanded")
+    __slots__ = ("index", "base_shape", "base_strides", "fn", "expanded")
 
     def name(self):
         return "torch::autograd::CopySlices"
@@ -335,9 +335,20 @@ class CopySlices(Node):
                 continue
             if i == 0 and self.expanded and self.next_functions[0][0] is not None:
                 raise RuntimeError(OVERLAP)  # torch copies r into its view of the gradient
-            outs[i] = installed.put(flat, self.index, r, False).reshape(self.base_shape) \
-                if i == 0 else r
+            outs[i] = self._into_base(flat, r) if i == 0 else r
         return tuple(outs)
+
+    def _into_base(self, flat, r):
+        """The base's gradient with the view's region set to ``r``: torch copies the
+        gradient into a new tensor laid out as the base, then ``r`` into its view of it (two
+        version bumps)."""
+        out = installed.put(flat, self.index, r, False).reshape(self.base_shape)
+        if out.stride() != self.base_strides:
+            out = out.new_empty_strided(self.base_shape, self.base_strides).copy_(out)
+        else:
+            out._bump_version()
+        out._bump_version()
+        return out
 
     def release(self):
         """As torch's: the in-place op's node goes (its saved values, and its edges, which may
@@ -377,6 +388,7 @@ def copy_slices(view, fn):
     node = CopySlices((gradient_edge(base),) + tuple(fn.next_functions[1:]))
     node.index = _flat_index(base, view)
     node.base_shape = base._data.shape
+    node.base_strides = base.stride()
     node.fn = fn
     node.expanded = any(s == 0 and n > 1 for n, s in zip(view._data.shape, view.stride()))
     base._grad_fn = node

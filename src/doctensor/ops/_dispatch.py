@@ -170,6 +170,11 @@ def _check_operands(op, args, attrs, fname=None):
         if not isinstance(a, _OPERANDS) and (a is not None or name == "other"):
             raise TypeError(f"{fname}(): argument '{name}' (position {i}) must be Tensor, "
                             f"not {type(a).__name__}")
+    if op.tensor_only:  # a number where torch's parser takes a tensor only (Op.tensor_only)
+        for i, (a, name) in enumerate(zip(args, op.inputs)):
+            if name in op.tensor_only and a is not None and not isinstance(a, TensorBase):
+                raise TypeError(f"{fname}(): argument '{name}' (position {i}) must be Tensor, "
+                                f"not {type(a).__name__}")
     for name in op.scalars:
         value = attrs.get(name)
         if value is not None and not isinstance(value, _OPERANDS):

@@ -16,7 +16,9 @@ from types import MappingProxyType
 
 import numpy as np
 
+from .._argparser import NUMBERS_AS_TENSORS
 from .._dtypes import _BY_NP, bool_, float64, int64
+from .._signatures import FUNCTIONS, METHODS
 from .._tensor_base import wrap
 from ..autograd.graph import Node, SavedTensor, release_saved, unpack_saved
 from ..backends import numpy_cpu
@@ -150,6 +152,25 @@ def _names(value):
     return (value,) if isinstance(value, str) else tuple(value)
 
 
+# operands that doctensor never fills with a number itself (index_put's values it does)
+_OPERAND_NAMES = frozenset(("other", "end", "tensor1", "tensor2"))
+
+
+def _tensor_only(name, inputs):
+    """The operands of ``name`` (``_OPERAND_NAMES``) that torch's parser takes as tensors only
+    (``Tensor other`` in every signature that has it, no ``Scalar other``), so that a Python
+    number there is refused (``igamma(2)``, ``lcm(0)``: ``_dispatch._check_operands`` raises,
+    ``_argparser`` words the error)."""
+    if name in NUMBERS_AS_TENSORS:
+        return frozenset()
+    kinds = {}
+    for text in METHODS.get(name, ()) + FUNCTIONS.get(name, ()):
+        for part in text.partition("(")[2].rpartition(")")[0].split(", "):
+            kind, _, param = part.partition(" ")
+            kinds.setdefault(param.partition("=")[0], set()).add(kind)
+    return frozenset(n for n in inputs[1:] if n in _OPERAND_NAMES and kinds.get(n) == {"Tensor"})
+
+
 class Op:
     """A declared op (see the module docstring).
 
@@ -180,6 +201,7 @@ class Op:
         self.promote = "common" if promote is None and kind == "pointwise" else promote
         self.scalars = tuple(scalars)
         self.unpromoted = tuple(unpromoted)  # inputs passed as they are (where's condition)
+        self.tensor_only = _tensor_only(name, self.inputs)
         self.check = check  # check(*args, **attrs): torch's refusals, before anything else
         self.ufunc = ufunc  # the NumPy ufunc of the forward without attrs (the fast path)
         self.layout = layout or ("pointwise" if kind == "pointwise" else "contiguous")

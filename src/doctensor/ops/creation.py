@@ -63,6 +63,10 @@ def allocation_error(size, dtype):
 
 
 def check_requires_grad(dtype, requires_grad):
+    """A factory's ``requires_grad``: a bool (torch's parser takes no other type: the
+    wrapper of ``_argparser.checked`` words the error), for a floating or complex dtype."""
+    if requires_grad.__class__ is not bool:
+        raise TypeError(f"argument 'requires_grad' must be bool, not {type_name(requires_grad)}")
     if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")
@@ -548,6 +552,9 @@ def copy_(t, src, non_blocking=False):
     """Copy ``src`` (broadcast, cast, moved across devices) into ``t``; one version bump.  A
     Python number is copied as torch wraps it: a 0-d tensor of its own kind (float64, int64,
     bool, complex128)."""
+    if non_blocking.__class__ is not bool:
+        raise TypeError(f"copy_(): argument 'non_blocking' (position 2) must be bool, not "
+                        f"{type_name(non_blocking)}")
     if isinstance(src, (bool, int, float, complex)):
         src = wrap(R.Tensor, np.asarray(src), CPU, for_device(CPU))
     elif 0 in t._data.strides and isinstance(src, TensorBase) and _onto_itself(t, src):

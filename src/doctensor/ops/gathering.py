@@ -10,6 +10,7 @@ again, so gradients of gradients work as torch's do.
 import numpy as np
 
 from .. import _strides as S
+from .._argparser import check_keywords
 from .._dtypes import _BY_NP
 from .._tensor_base import TensorBase, warn_once
 from ._dispatch import apply, apply_, check_same_device
@@ -712,8 +713,17 @@ def unique_backward(ctx, grad):
     raise NotImplementedError("the derivative for '_unique2' is not implemented.")
 
 
-def unique(t, return_inverse=False, return_counts=False, dim=None):
-    """torch.unique: sorted distinct values (or slices along ``dim``), inverse and counts."""
+def unique(t, return_inverse=False, return_counts=False, dim=None, sorted=True):  # noqa: A002
+    """torch.unique: sorted distinct values (or slices along ``dim``), inverse and counts
+    (torch's Python ``unique`` passes its flags to ``_unique2`` or ``unique_dim`` by keyword:
+    their parser's errors)."""
+    bool(return_inverse), bool(return_counts)  # (torch's boolean_dispatch reads them first)
+    flags = (("bool sorted", sorted), ("bool return_inverse", return_inverse),
+             ("bool return_counts", return_counts))
+    if dim is None:
+        check_keywords("_unique2", *flags)
+    else:
+        check_keywords("unique_dim", ("int64_t dim", dim, 2), *flags)
     d = None if dim is None else S.wrap_dim(dim, t._data.ndim)
     values, inverse, counts = apply(_unique, t, dim=d)
     extra = [x for x, wanted in ((inverse, return_inverse), (counts, return_counts)) if wanted]

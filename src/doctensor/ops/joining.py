@@ -278,7 +278,9 @@ def roll(t, shifts, dims=None):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
                            f"{len(dims)}")
     if t._data.size:  # torch returns an empty tensor's copy before looking at dims
-        dims = tuple(wrap_dim(d, max(t._data.ndim, 1)) for d in dims) if t._data.ndim else ()
+        if dims and not t._data.ndim:
+            raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
+        dims = tuple(wrap_dim(d, t._data.ndim) for d in dims)
     return apply(_roll, t, shifts=shifts, dims=dims)
 
 

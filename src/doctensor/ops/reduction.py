@@ -16,6 +16,7 @@ import numpy as np
 from ml_dtypes import bfloat16 as _BF16
 
 from .. import _strides as S
+from .._argparser import type_name
 from .._dtypes import _BY_NP, bool_, get_default_dtype, int64
 from .._exact.cascade_sum import same_layout as _same_layout
 from .._exact.cascade_sum import torch_prod, torch_sum
@@ -38,11 +39,21 @@ def normalize_dims(dim, ndim):
     if dim is None:
         return tuple(range(ndim))
     if isinstance(dim, int):
+        if dim.__class__ is bool:  # (torch's parser takes no bool for a dim: it words this)
+            raise TypeError("argument 'dim' must be tuple of ints, not bool")
         dim = (dim,)
+    elif isinstance(dim, np.integer):
+        dim = (int(dim),)
     dims = tuple(sorted(S.wrap_dim(d, ndim) for d in dim))
     if len(set(dims)) != len(dims):
         raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
     return dims
+
+
+def check_keepdim(fname, keepdim):
+    """torch's parser takes nothing but a bool for ``keepdim`` (``sum(0, 'a')``)."""
+    if keepdim.__class__ is not bool:
+        raise TypeError(f"{fname}(): argument 'keepdim' must be bool, not {type_name(keepdim)}")
 
 
 def _keep_dims(dims, keepdim, ndim, *tensors):
@@ -207,6 +218,7 @@ def sum(t, dim=None, keepdim=False, dtype=None):  # noqa: A001  (torch.sum)
     out = (dtype or (int64 if src.category < 2 else src)).np
     if dim is None and not keepdim:
         return apply(sum_all, t, dtype=out)
+    check_keepdim("sum", keepdim)
     return apply(sum_dim, t, dims=normalize_dims(dim, t._data.ndim), keepdim=keepdim, dtype=out)
 
 
@@ -222,6 +234,7 @@ def mean(t, dim=None, keepdim=False, dtype=None):
         t = t.to(dtype)
     if dim is None and not keepdim:
         return apply(mean_all, t)
+    check_keepdim("mean", keepdim)
     return apply(mean_dim, t, dims=normalize_dims(dim, t._data.ndim), keepdim=keepdim)
 
 
@@ -794,8 +807,9 @@ cumprod_op = declare("cumprod", "CumprodBackward0", saves={"self": "self", "resu
 
 @cumsum_op.def_backward
 def cumsum_backward(ctx, grad):
-    # each input element feeds every later output: the reversed cumulative sum of grad
-    if grad.dim() == 0:
+    # each input element feeds every later output: the reversed cumulative sum of grad (as
+    # torch's, the gradient itself where that is the identity)
+    if grad.numel() <= 1 or grad.shape[ctx.dim] == 1:
         return (grad,)
     return (grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim),)
 
@@ -803,7 +817,7 @@ def cumsum_backward(ctx, grad):
 @cumprod_op.def_backward
 def cumprod_backward(ctx, grad):
     x, dim = ctx.self, ctx.dim
-    if grad.dim() == 0:
+    if grad.numel() <= 1 or grad.shape[dim] == 1:  # the identity: torch passes grad on
         return (grad,)
     if bool((x != 0).all()):  # torch's formula without zeros: sum_{j>=k} g_j y_j / x_k
         return ((grad * ctx.result).flip(dim).cumsum(dim).flip(dim) / x,)

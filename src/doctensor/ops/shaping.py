@@ -26,6 +26,7 @@ from ._registry import declare, view_op
 from .joining import _flip, cat, split, stack
 from .views import (
     as_strided,
+    as_strided_attrs,
     check_as_strided,
     diagonal,
     expand_to,
@@ -791,15 +792,14 @@ def fill_diagonal_(t, fill_value, wrap=False):
     return t
 
 
-_as_strided_inplace = view_op("as_strided_", "AsStridedBackward1",
-                              inplace="as_strided_")(as_strided.forward)
+_as_strided_inplace = view_op("as_strided_", "AsStridedBackward1", inplace="as_strided_",
+                              unsaved=("self_geometry",))(as_strided.forward)
 _as_strided_inplace.def_backward(as_strided.backward)
 
 
 def as_strided_(t, size, stride, storage_offset=None):
     check_as_strided(t, tuple(size), tuple(stride), storage_offset)
-    return apply_(_as_strided_inplace, t, size=tuple(size), stride=tuple(stride),
-                  storage_offset=storage_offset)
+    return apply_(_as_strided_inplace, t, **as_strided_attrs(t, size, stride, storage_offset))
 
 
 def tri_indices(name, row, col, offset=0, dtype=None, device=None):

@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from .. import _strides as S
+from .._argparser import check_keywords
 from .._dtypes import _BY_NP, bfloat16, bool_, float64, int64
 from .._exact.cascade_sum import same_layout, torch_sum
 from .._exact.moments import WELFORD_MAX, welford_var
@@ -704,6 +705,9 @@ def unique_consecutive_backward(ctx, grad):
 def unique_consecutive(t, return_inverse=False, return_counts=False, dim=None):
     """The first element (or slice along ``dim``) of each run of equal ones, with the inverse
     indices and the runs' lengths when asked."""
+    bool(return_inverse), bool(return_counts)  # (torch's boolean_dispatch reads them first)
+    check_keywords("unique_consecutive", ("bool return_inverse", return_inverse),
+                   ("bool return_counts", return_counts), ("int64_t dim", dim))
     if dim is not None and not t.dim():
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = None if dim is None else _dim(t, dim)

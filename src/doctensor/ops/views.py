@@ -14,6 +14,7 @@ import operator
 import warnings
 
 from .. import _strides as S
+from .._dtypes import int64
 from .._tensor_base import TensorBase
 from ..autograd.graph import type_string
 from ._dispatch import apply, apply_
@@ -21,7 +22,8 @@ from ._registry import declare, view_op
 
 __all__ = ["view", "reshape", "expand", "expand_to", "squeeze", "unsqueeze", "narrow", "flatten",
            "unflatten", "movedim", "transpose", "permute", "reverse_dims", "matrix_transpose",
-           "select", "slice_", "diagonal", "as_strided", "check_as_strided", "alias_view",
+           "select", "slice_", "diagonal", "as_strided", "check_as_strided", "as_strided_attrs",
+           "alias_view",
            "unsafe_view", "resize_", "narrow_start"]
 
 
@@ -84,7 +86,7 @@ def flatten(t, start_dim=0, end_dim=-1):
     if s == e:
         return t
     shape = t._data.shape
-    return reshape(t, *shape[:s], -1, *shape[e + 1:])
+    return reshape(t, *shape[:s], math.prod(shape[s:e + 1]), *shape[e + 1:])
 
 
 def unflatten(t, dim, sizes):
@@ -400,9 +402,95 @@ def diagonal(shape, strides, offset, offset_=0, dim1=0, dim2=1):
             [strides[d1] + strides[d2]], start)
 
 
-@view_op("as_strided", "AsStridedBackward0", method="as_strided")
-def as_strided(shape, strides, offset, size, stride, storage_offset=None):
+@view_op("as_strided", "AsStridedBackward0", method="as_strided", unsaved=("self_geometry",))
+def as_strided(shape, strides, offset, size, stride, storage_offset=None, self_geometry=None):
+    """``self_geometry``: the input's (strides, storage offset), which the backward reads
+    (given only when the view is recorded)."""
     return list(size), list(stride), offset if storage_offset is None else storage_offset
+
+
+def as_strided_attrs(t, size, stride, storage_offset):
+    """The attrs of an ``as_strided`` view of ``t``: with ``t``'s geometry where autograd may
+    record the view."""
+    attrs = {"size": tuple(size), "stride": tuple(stride), "storage_offset": storage_offset}
+    if t._requires_grad:
+        attrs["self_geometry"] = (t.stride(), t.storage_offset())
+    return attrs
+
+
+def _kept_dims(sizes, strides):
+    """The (sizes, strides) of the dimensions of size > 1 (None: a dimension of size 0)."""
+    if 0 in sizes:
+        return None
+    kept = [(n, s) for n, s in zip(sizes, strides) if n != 1]
+    return [n for n, _ in kept], [s for _, s in kept]
+
+
+def _maybe_overlapping(sizes, strides):
+    """torch's cheap test: False only where no two elements can share memory."""
+    reach = 0
+    for s, n in sorted(zip(strides, sizes)):
+        if s <= reach:
+            return True
+        reach += s * (n - 1)
+    return False
+
+
+def _storage_size(sizes, strides, offset):
+    """The fewest elements a storage needs to hold this geometry."""
+    return offset + 1 + sum((n - 1) * s for n, s in zip(sizes, strides))
+
+
+def _zeros(grad, shape):
+    """torch's ``at::zeros`` as the backward calls it: a tensor already written once."""
+    out = grad.new_zeros(shape)
+    out._bump_version()
+    return out
+
+
+@as_strided.def_backward
+def as_strided_backward(ctx, grad):
+    """torch's ``as_strided_backward``, step by step: the gradient written (added, where
+    the view's elements may share memory) into a zero storage that holds both the input's
+    and the view's elements, divided by how often the input sees each element where the
+    input's may share memory, read back with the input's geometry."""
+    attrs = ctx.attrs
+    in_shape = ctx.input_meta[0][0]
+    in_strides, in_offset = attrs["self_geometry"]
+    offset = in_offset if attrs["storage_offset"] is None else attrs["storage_offset"]
+    out_sizes, out_strides = [], []
+    for i in reversed(range(grad.dim())):
+        n, s = attrs["size"][i], attrs["stride"][i]
+        if n == 0:
+            return (_zeros(grad, in_shape),)
+        if n == 1:
+            grad = grad.squeeze(i)
+        elif s == 0:
+            grad = grad.sum(i)
+        else:
+            out_sizes.insert(0, n)
+            out_strides.insert(0, s)
+    kept = _kept_dims(in_shape, in_strides)
+    if kept is None:
+        return (_zeros(grad, in_shape),)
+    in_overlap = _maybe_overlapping(*kept)
+    out_overlap = _maybe_overlapping(out_sizes, out_strides)
+    shared = min(in_offset, offset)
+    in_offset, offset = in_offset - shared, offset - shared
+    size = max(_storage_size(*kept, in_offset), _storage_size(out_sizes, out_strides, offset))
+    storage = grad.new_zeros(size)
+    if in_overlap or out_overlap:
+        flat = grad.new_tensor(list(range(size)), dtype=int64)
+    if out_overlap:
+        index = flat.as_strided(out_sizes, out_strides, offset).reshape(-1)
+        storage.index_add_(0, index, grad.reshape(-1))
+    else:
+        storage.as_strided(out_sizes, out_strides, offset).copy_(grad)
+    if in_overlap:
+        index = flat.as_strided(*kept, in_offset).reshape(-1)
+        count = storage.new_zeros(size).index_add_(0, index, grad.new_ones(1).expand_as(index))
+        storage.div_(count)
+    return (storage.as_strided(in_shape, in_strides, in_offset),)
 
 
 def check_as_strided(t, size, stride, storage_offset):
@@ -439,10 +527,9 @@ def alias_backward(ctx, grad):
 
 # -- a view's gradient written into zeros of its input's shape ----------------------------------
 
-def _embed(view_op_, grad_fn, overlapping=False):
+def _embed(view_op_, grad_fn):
     """``<view>_backward``: zeros of ``input_shape`` with ``view_op_``'s view of them set to
-    the gradient (``overlapping``: added, for a view whose elements may share memory, as
-    as_strided's frames do); differentiable, its backward takes the same view of the incoming
+    the gradient; differentiable, its backward takes the same view of the incoming
     gradient."""
     @declare(view_op_.name + "_backward", grad_fn, ("grad_output",),
              unsaved=("input_shape",))
@@ -450,12 +537,6 @@ def _embed(view_op_, grad_fn, overlapping=False):
         zeros = xp.zeros(input_shape, dtype=g.dtype)
         shape, strides, offset = view_op_.forward(
             input_shape, S.contiguous_strides(input_shape), 0, **view_attrs)
-        if overlapping:
-            flat = xp.arange(zeros.size)
-            index = xp.lib.stride_tricks.as_strided(flat[offset:], tuple(shape),
-                                                    tuple(s * flat.itemsize for s in strides))
-            xp.add.at(zeros.reshape(-1), index.reshape(-1), g.reshape(-1))
-            return zeros
         item = g.itemsize
         window = xp.lib.stride_tricks.as_strided(zeros.reshape(-1)[offset:], tuple(shape),
                                                  tuple(s * item for s in strides))
@@ -469,17 +550,13 @@ def _embed(view_op_, grad_fn, overlapping=False):
 
     @view_op_.def_backward
     def view_backward(ctx, grad):
-        out = apply(op, grad, input_shape=ctx.input_meta[0][0], **ctx.attrs)
-        if overlapping:  # torch's as_strided_backward writes its view of the zeros in place
-            out._bump_version()
-        return (out,)
+        return (apply(op, grad, input_shape=ctx.input_meta[0][0], **ctx.attrs),)
     return op
 
 
 select_backward = _embed(select, "SelectBackwardBackward0")
 slice_backward = _embed(slice_, "SliceBackwardBackward0")
 diagonal_backward = _embed(diagonal, "DiagonalBackwardBackward0")
-as_strided_backward = _embed(as_strided, "AsStridedBackwardBackward0", overlapping=True)
 
 
 # -- in place: a tensor's own geometry ----------------------------------------------------------
