@@ -42,16 +42,17 @@ def _precomputed(xp, *arrays, values, compose, inner, **attrs):
 
 
 def _fused(name, grad_fn, inputs, outputs=None, saved_outputs=()):
-    """A record for a fused kernel: every input saved for the recomputing backward, and the
-    outputs torch's node saves (checked, as torch's formula unpacks them)."""
+    """A record for a fused kernel: every input saved (under create_graph the backward
+    recomputes from them), and the outputs torch's node saves (checked, as torch's formula
+    unpacks them)."""
     op = declare(name, grad_fn, inputs, outputs=outputs,
                  saves=dict.fromkeys(inputs + saved_outputs, inputs), layout="strided",
                  unsaved=("values", "compose", "inner"))(_precomputed)
-    op.def_backward(_recomputed_backward)
+    op.def_backward(_fused_backward)
     return op
 
 
-def _recomputed_backward(ctx, grad):
+def _fused_backward(ctx, grad):
     """The inputs' gradients through the inner graph, or by re-running the composition when
     the gradients need a graph (Note [fused nodes])."""
     grads = grad if ctx.multi else (grad,)

@@ -12,9 +12,30 @@ from ..datapipe import IterDataPipe
 __all__ = ["SamplerIterDataPipe", "ShufflerIterDataPipe"]
 
 
-def _draw_shuffle_seed():
-    """A shuffler's seed when none was set: one int64 draw of the default generator."""
-    return int(torch.empty((), dtype=torch.int64).random_().item())
+class Shuffling:
+    """What the iterable and the map ``shuffle`` share (Note [DataPipe shuffling]): the on/off
+    switch, the seed ``set_seed`` gave for the next iterator, and the Python RNG seeded with
+    it (or, when none was set and shuffling is on, with one int64 drawn from the default
+    generator)."""
+
+    def _start_shuffling(self):
+        self._enabled = True
+        self._seed = None
+        self._rng = random.Random()
+
+    def set_shuffle(self, shuffle=True):
+        self._enabled = shuffle
+        return self
+
+    def set_seed(self, seed):
+        self._seed = seed
+        return self
+
+    def _reseed(self):
+        if self._enabled and self._seed is None:
+            self._seed = int(torch.empty((), dtype=torch.int64).random_().item())
+        self._rng.seed(self._seed)
+        self._seed = None
 
 
 class SamplerIterDataPipe(IterDataPipe):
@@ -42,7 +63,7 @@ class SamplerIterDataPipe(IterDataPipe):
 
 
 @functional_datapipe("shuffle")
-class ShufflerIterDataPipe(IterDataPipe):
+class ShufflerIterDataPipe(Shuffling, IterDataPipe):
     """The items in a shuffled order, through a buffer of ``buffer_size`` (functional name:
     ``shuffle``).
 
@@ -62,17 +83,7 @@ class ShufflerIterDataPipe(IterDataPipe):
         self.datapipe = datapipe if unbatch_level == 0 \
             else datapipe.unbatch(unbatch_level=unbatch_level)
         self.buffer_size = buffer_size
-        self._enabled = True
-        self._seed = None
-        self._rng = random.Random()
-
-    def set_shuffle(self, shuffle=True):
-        self._enabled = shuffle
-        return self
-
-    def set_seed(self, seed):
-        self._seed = seed
-        return self
+        self._start_shuffling()
 
     def __iter__(self):
         if not self._enabled:
@@ -96,7 +107,4 @@ class ShufflerIterDataPipe(IterDataPipe):
     def reset(self):
         self._buffer = []
         if self._enabled:
-            if self._seed is None:
-                self._seed = _draw_shuffle_seed()
-            self._rng.seed(self._seed)
-            self._seed = None
+            self._reseed()

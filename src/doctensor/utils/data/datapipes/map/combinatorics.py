@@ -1,14 +1,12 @@
 """``shuffle`` of a ``MapDataPipe``: its items in a random order, as an ``IterDataPipe``."""
 
-import random
-
 from ..datapipe import IterDataPipe, MapDataPipe
-from ..iter.combinatorics import _draw_shuffle_seed
+from ..iter.combinatorics import Shuffling
 
 __all__ = ["ShufflerIterDataPipe"]
 
 
-class ShufflerIterDataPipe(IterDataPipe):
+class ShufflerIterDataPipe(Shuffling, IterDataPipe):
     """``datapipe[i]`` for the ``indices`` (default ``range(len(datapipe))``) in an order
     drawn at each new iterator: ``random.Random(seed).sample(indices, n)``, read from its
     end, the seed drawn as for the iterable ``shuffle`` (Note [DataPipe shuffling]).
@@ -18,18 +16,8 @@ class ShufflerIterDataPipe(IterDataPipe):
         super().__init__()
         self.datapipe = datapipe
         self.indices = list(range(len(datapipe))) if indices is None else indices
-        self._enabled = True
-        self._seed = None
-        self._rng = random.Random()
+        self._start_shuffling()
         self._shuffled_indices = self.indices
-
-    def set_shuffle(self, shuffle=True):
-        self._enabled = shuffle
-        return self
-
-    def set_seed(self, seed):
-        self._seed = seed
-        return self
 
     def __iter__(self):
         if not self._enabled:
@@ -40,10 +28,7 @@ class ShufflerIterDataPipe(IterDataPipe):
             yield self.datapipe[self._shuffled_indices.pop()]
 
     def reset(self):
-        if self._enabled and self._seed is None:
-            self._seed = _draw_shuffle_seed()
-        self._rng.seed(self._seed)
-        self._seed = None
+        self._reseed()
         self._shuffled_indices = self._rng.sample(self.indices, len(self.indices))
 
     def __len__(self):
