@@ -11,8 +11,8 @@ GROUPS = ("W1", "W2", "W3", "W4", "W5", "W6", "RNG", "RED", "MEM", "DOCS")
 def parse(argv):
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
-        description="doctensor vs torch 2.13 vs raw NumPy (issue 8): medians of interleaved "
-                    "rounds, ratios to torch, the issue's targets.")
+        description="doctensor vs torch 2.13 vs raw NumPy (issues 8, 17, 20): medians of "
+                    "interleaved rounds, ratios to torch, the issues' targets.")
     parser.add_argument("groups", nargs="*", type=str.upper, metavar="GROUP",
                         help=f"run only these: {' '.join(GROUPS)} (default: all but DOCS)")
     parser.add_argument("--quick", action="store_true",
@@ -57,7 +57,7 @@ def main(argv=None):
 
 
 def _run(args, groups, libs, sizes, settings, steps):
-    print("doctensor benchmarks (issue 8)")
+    print("doctensor benchmarks (issues 8, 17, 20)")
     print("\n".join(harness.machine_lines(libs)))
     print(harness.load_line("before"), flush=True)
 

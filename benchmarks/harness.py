@@ -5,9 +5,12 @@ One case is timed like this:
 1. for each library: ``setup`` (untimed), then one warm-up ``step`` (this VM pages idle memory
    out; the first iteration also pays for imports and caches). A library whose setup or
    warm-up raises is "not available" in that row, with the reason under the table.
-2. one more step per library, timed, to choose ``n``: how many steps make one timed batch.
+2. three more steps per library, timed, to choose ``n`` from the fastest: how many steps make
+   one timed batch (a cold step would make batches of large steps too short).
 3. interleaved rounds, A B C, A B C, ...: each round times one batch of ``n`` steps per
-   library, so a slow drift of the machine (another process, thermal) hits all three alike.
+   library, after one untimed step that brings its data back into the caches the other
+   libraries used, so a slow drift of the machine (another process, thermal) hits all three
+   alike and every library is timed in the same steady state.
 4. per library the median over rounds of the time per step, minus the harness's own
    per-call overhead (measured on an empty step); ratios are medians over torch's median.
 """
@@ -71,8 +74,10 @@ def _reason(exc):
 CLOCK = {"now": time.perf_counter}  # what _time_batch reads: wall-clock time, or CPU time
 
 
-def _time_batch(step, state, n):
+def _time_batch(step, state, n, warm=False):
     gc.collect()  # each batch starts from the same heap, the garbage of the last one gone
+    if warm:
+        step(state)  # (untimed: the caches refilled after another library's batch)
     now = CLOCK["now"]
     t0 = now()
     for _ in range(n):
@@ -134,7 +139,8 @@ def run_case(case, libs, settings, overhead=0.0):
     batch = dict.fromkeys(states, 1)
     rounds = settings.rounds
     if settings.calibrate and states:
-        one = {name: _time_batch(steps[name], states[name], 1) for name in states}
+        one = {name: min(_time_batch(steps[name], states[name], 1) for _ in range(3))
+               for name in states}
         batch = {name: max(1, round(settings.batch_s / max(t, 1e-9))) for name, t in one.items()}
         per_round = sum(batch[name] * one[name] for name in states)
         rounds = max(settings.min_rounds, min(rounds, int(settings.budget_s / per_round)))
@@ -143,7 +149,8 @@ def run_case(case, libs, settings, overhead=0.0):
     for _ in range(rounds):
         for name in list(times):  # interleaved: A B C, A B C, ...
             try:
-                times[name].append(_time_batch(steps[name], states[name], batch[name]))
+                times[name].append(_time_batch(steps[name], states[name], batch[name],
+                                               warm=settings.calibrate))
             except Exception as exc:  # noqa: BLE001
                 result.missing[name] = _reason(exc)
                 del times[name]

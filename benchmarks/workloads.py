@@ -1,4 +1,5 @@
-"""The workloads of issue 8, each a (setup, step) pair per library.
+"""The workloads of issues 8, 17 and 20 (targets: issue 20's), each a (setup, step) pair per
+library.
 
 doctensor and torch run the *same* code: every tensor function takes ``lib``, the module
 (``doctensor`` or ``torch``), and writes ``lib.nn.Linear(...)`` where a user writes
@@ -496,13 +497,13 @@ def cases(sizes=FULL):
     s = sizes
     p = partial
     out = [
-        Case("W1", "W1 add, no grad", 0.6,
+        Case("W1", "W1 add, no grad", 0.7,
              Pair(p(add_setup, n=s.small), add_step), Pair(p(np_add_setup, n=s.small), add_step)),
-        Case("W1", "W1 forward + backward", 0.6,
+        Case("W1", "W1 forward + backward", 0.7,
              Pair(p(grad_setup, n=s.small), grad_step),
              Pair(p(np_add_setup, n=s.small), np_grad_step)),
     ]
-    for batch, target in zip(s.mlp_batches, (1.10, 1.15), strict=True):
+    for batch, target in zip(s.mlp_batches, (1.20, 1.05), strict=True):
         out.append(Case("W2", f"W2 MLP step, batch {batch}", target,
                         Pair(p(mlp_setup, batch=batch), mlp_step),
                         Pair(p(np_mlp_setup, batch=batch), np_mlp_step), compare="loose"))
@@ -513,7 +514,7 @@ def cases(sizes=FULL):
         Case("W3", "W3 forward + backward", 1.0,
              Pair(p(big_setup, n=s.big, requires_grad=True), big_grad_step),
              Pair(p(np_big_setup, n=s.big), np_big_grad_step), compare="loose"),
-        Case("W4", f"W4 {s.chain:,}-op chain + backward", 0.5,
+        Case("W4", f"W4 {s.chain:,}-op chain + backward", 0.6,
              Pair(p(chain_setup, width=s.chain_width, length=s.chain), chain_step),
              Pair(p(np_chain_setup, width=s.chain_width, length=s.chain), np_chain_step)),
         Case("W5", f"W5 LeNet step, batch {s.lenet_batch}", 2.0,

@@ -11,13 +11,14 @@ import os
 import warnings
 
 import numpy as np
+import pytest
 import torch
 
 import doctensor
 
 __all__ = ["HYPOTHESIS_EXAMPLES", "both", "assert_same", "assert_unchanged", "outcome",
            "same_outcome", "tol", "make_input", "sample_values", "snapshot", "DTYPES", "FLOATS",
-           "INTS", "torch", "doctensor"]
+           "INTS", "torch", "doctensor", "threads"]
 
 # hypothesis examples per property test; raise it to hunt for bugs (CI keeps the suite fast)
 HYPOTHESIS_EXAMPLES = int(os.environ.get("DOCTENSOR_HYPOTHESIS_EXAMPLES", "60"))
@@ -222,3 +223,15 @@ def assert_unchanged(before, t, what="tensor"):
     np.testing.assert_array_equal(now[0], values, err_msg=f"{what} values changed")
     assert now[1:] == (version, fn, rg), f"{what}: (version, grad_fn, requires_grad) " \
                                          f"{now[1:]} != {(version, fn, rg)}"
+
+
+@pytest.fixture(params=[1, 2], ids=["1-thread", "2-threads"])
+def threads(request):
+    """Both libraries on ``request.param`` threads (a test of what torch splits among its
+    threads); restored afterwards."""
+    before = torch.get_num_threads(), doctensor.get_num_threads()
+    torch.set_num_threads(request.param)
+    doctensor.set_num_threads(request.param)
+    yield request.param
+    torch.set_num_threads(before[0])
+    doctensor.set_num_threads(before[1])

@@ -94,6 +94,7 @@ from .ops.convolution import fractional_max_pool2d, fractional_max_pool3d  # noq
 __all__ += ["fractional_max_pool2d", "fractional_max_pool3d"]  # (misc3)
 
 # torch's fused CPU kernels, recorded over doctensor's compositions (Note [fused nodes])
-from .ops.fused import lstm_layer_op, pack_padded_op, run_fused, sdpa_flash_op  # noqa: E402 (fused)
+from .ops.fused import lstm_layer_by_hand, lstm_layer_op, pack_padded_op, run_fused, sdpa_flash_op  # noqa: E402 (fused)
 
-__all__ += ["run_fused", "lstm_layer_op", "sdpa_flash_op", "pack_padded_op"]  # (fused)
+__all__ += ["run_fused", "lstm_layer_op", "lstm_layer_by_hand", "sdpa_flash_op",  # (fused)
+            "pack_padded_op"]

@@ -238,8 +238,10 @@ def bernoulli(input, p=None, generator=None):
     return random_ops.bernoulli(input, generator)
 
 
-def normal(mean, std=1.0, size=None, generator=None):
-    """torch.normal: float mean/std with ``size``, or tensor mean/std (A.4.6)."""
+def normal(mean, std=1.0, size=None, generator=None, *, dtype=None, device=None,
+           requires_grad=False):
+    """torch.normal: float mean/std with ``size`` (and a factory's ``dtype``, ``device``,
+    ``requires_grad``), or tensor mean/std (A.4.6)."""
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         like = mean if isinstance(mean, Tensor) else std
         shape = like.shape
@@ -248,8 +250,10 @@ def normal(mean, std=1.0, size=None, generator=None):
         out = creation.full(tuple(shape), 0, like.dtype, like.device)
         out.normal_(0.0, 1.0, generator)
         return out * std + mean
-    return creation.full(tuple(size), 0, get_default_dtype(), device_cls("cpu")).normal_(
-        mean, std, generator)  # on the CPU whatever the default device (as torch's)
+    out = creation.full(tuple(size), 0, dtype or get_default_dtype(),
+                        device_cls("cpu" if device is None else device))  # (as torch's: on
+    out.normal_(mean, std, generator)  # the CPU whatever the default device)
+    return out.requires_grad_() if requires_grad else out
 
 
 def is_tensor(obj):

@@ -236,12 +236,18 @@ class Generator:
         _check_floating("check_uniform_bounds", dtype)
         if dtype is dt.float64:
             lo, hi = np.float64(low), np.float64(high)
-            x, fma = self._uniform_f64(n), fma64
+            x = self._uniform_f64(n)
         else:
             lo, hi = np.float32(low), np.float32(high)
-            x, fma = self._uniform_f32(n), fma32
-        # fma(x, 1, lo) rounds x + lo once: one float add (rand() is uniform_(0, 1))
-        v = x + lo if hi - lo == 1 else fma(x, hi - lo, lo)
+            x = self._uniform_f32(n)
+        if lo == 0 and hi == 1 and x.dtype == dtype.np:
+            return x  # rand(): x + 0 is x, and x < 1 needs no clamp
+        if hi - lo == 1:  # fma(x, 1, lo) rounds x + lo once: one float add
+            v = x + lo
+        elif dtype is dt.float64:
+            v = fma64(x, hi - lo, lo)
+        else:  # fma32's bracket would decide few elements here
+            v = fma32(x, hi - lo, lo, bracket=False)
         v = v.astype(dtype.np, copy=False)  # v is fresh: clamped in place
         v[v == hi.astype(dtype.np)] = lo.astype(dtype.np)
         return v
@@ -258,7 +264,7 @@ class Generator:
         if dtype is dt.float64:
             return self._normal_blocks(n, mean, std, self._uniform_f64, _box_muller_f64)
         out = self._normal_blocks(n, np.float32(mean), np.float32(std), self._random32,
-                                  _box_muller_f32, blockwise=dtype is dt.float16)
+                                  _box_muller_f32, blockwise=dtype in (dt.float16, dt.bfloat16))
         return out.astype(dtype.np, copy=False)
 
     # Note [normal blocks]
@@ -635,10 +641,9 @@ _libm_tan = _libm(math.tan, lambda x: math.nan)
 def _box_muller_f32(words, mean, std):
     """A.4.1 on float32 windows of raw MT words, shape (k, 16), with avx_mathfun's log and
     sincos (Note [fast float32 Box-Muller] in _exact/avx_mathfun.py)."""
-    z = box_muller_f32(words)
     if std == 1:  # fma(x, 1, mean) rounds x + mean once: a float32 add (and -0. + 0. is 0.)
-        return np.add(z, mean, out=z)
-    return fma32(z, std, mean)
+        return box_muller_f32(words, mean)
+    return fma32(box_muller_f32(words), std, mean, bracket=False)  # (see uniform)
 
 
 def _box_muller_f64(d, mean, std):
@@ -646,8 +651,10 @@ def _box_muller_f64(d, mean, std):
     u1, u2 = 1.0 - d[:, :8], d[:, 8:]
     radius = np.sqrt(-2.0 * libm_log(u1))
     theta = 2.0 * np.pi * u2
-    return np.concatenate([fma64(radius * libm_cos(theta), std, mean),
-                           fma64(radius * libm_sin(theta), std, mean)], 1)
+    z = np.concatenate([radius * libm_cos(theta), radius * libm_sin(theta)], 1)
+    if std == 1:  # fma(x, 1, mean) rounds x + mean once: one add (and -0. + 0. is 0.)
+        return np.add(z, mean, out=z)
+    return fma64(z, std, mean)
 
 
 def _check_floating(kernel, dtype):

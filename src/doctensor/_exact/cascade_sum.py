@@ -5,6 +5,8 @@ by a TensorIterator reduction, reproduced with NumPy passes (Note [torch's CPU s
 through it.  Everything here is NumPy only.
 """
 
+import functools
+
 import numpy as np
 
 from .workers import in_parallel, torch_num_threads
@@ -56,6 +58,13 @@ __all__ = ["torch_sum", "torch_prod", "reduced_runs", "same_layout", "iteration_
 # additions happen in torch's order, a whole column of lanes or outputs per NumPy step.
 # Column ranges cut for threads are summed at once where the cut moves no group of columns
 # (_sum_split_free); the pieces of a full reduction are summed on worker threads when large.
+#
+# What that costs.  Down columns (kernel B) NumPy's inner loop runs along whole rows: a
+# sum(dim=0) costs about a NumPy column sum.  Along contiguous rows (kernel A, and the blocks
+# of a full sum) the order leaves NumPy no longer run of memory than 4 vectors (32 float32)
+# with one output each, so the inner loop is that short: about 5 ns per 4 vectors in einsum
+# (every other formulation tried is slower): 1.65 ms of a 10M float32 sum and 165 us of a
+# 1000x1000 sum(dim=1), where torch's whole sums take 1 ms and 50 us.
 
 GRAIN_SIZE = 32768
 PARALLEL_MIN = 1 << 20  # (elements: smaller pieces of work gain nothing from threads)
@@ -88,49 +97,72 @@ def _acc_dtype(dtype):
 
 # -- the sums along axis 0 (the batch is the trailing axes) --------------------------------------
 
-def _seq(x):
-    """0 + x[0] + x[1] + ... along axis 0, left to right."""
+def _seq(x, zero=True):
+    """0 + x[0] + x[1] + ... along axis 0, left to right.  ``zero=False`` where the sum is
+    added to an accumulator that is never -0: there the leading 0 changes nothing (it only
+    turns a sum of -0s into +0), and a single term is returned as it is, a view."""
     n, batch = x.shape[0], x.shape[1:]
     if n == 1:
-        return x[0] + x.dtype.type(0)
-    out = _in_order(x, 0)
+        return x[0] + x.dtype.type(0) if zero else x[0]
+    out = _in_order(x, 0, zero)
     if out is not None:
-        return out + x.dtype.type(0)
+        return out
+    if n and x.size == n:  # (one output: a running sum is in order)
+        return np.add.accumulate(x.reshape(n), axis=0)[-1].reshape(batch) + x.dtype.type(0)
     if n <= 32:
         out = np.zeros(batch, x.dtype)
         for k in range(n):
             out += x[k]
         return out
-    m = int(np.prod(batch))
-    if m < 2:
-        return np.add.accumulate(x.reshape(n), axis=0)[-1].reshape(batch) + x.dtype.type(0)
-    return _in_order(np.ascontiguousarray(x.reshape(n, m)), 0).reshape(batch) + x.dtype.type(0)
+    return _in_order(np.ascontiguousarray(x.reshape(n, -1)), 0, zero).reshape(batch)
 
 
-def _in_order(y, axis):
-    """y[0] + y[1] + ... along ``axis``, left to right, in one NumPy call; None where NumPy
-    would not add in that order.  NumPy sums pairwise (or with several accumulators) only
-    along its inner loop, which runs along the axis of smallest stride: when that is a kept
-    axis whose (positive) stride is smaller than every other's, the reduced one's included,
-    each output adds its terms one after the other.  ``einsum`` (buffered: long inner loops
-    where the rows are short) starts from 0, ``np.add.reduce`` from the first term."""
-    long = [k for k, n in enumerate(y.shape) if n > 1 and k != axis]
-    if not long or y.strides[axis] <= 0 or min(y.strides[k] for k in long) <= 0:
+def _in_order(y, axis, zero=False):
+    """y[0] + y[1] + ... along ``axis``, left to right, in one NumPy call (``zero``: 0 + y[0]
+    + ...); None where NumPy would not add in that order (see _order_plan)."""
+    plan = _order_plan(y.shape, y.strides, axis)
+    if plan is None:
         return None
-    inner = min(long, key=lambda k: y.strides[k])
-    if any(y.strides[k] <= y.strides[inner] for k in long + [axis] if k != inner):
-        return None
-    order = [k for k in range(y.ndim) if k != inner] + [inner]  # (the inner loop's axis last)
-    y, at = y.transpose(order), order.index(axis)
-    if y.shape[-1] < _SHORT_ROW and y.ndim <= len(_AXES):
-        axes = _AXES[:y.ndim]
-        out = np.einsum(f"{axes}->{axes[:at]}{axes[at + 1:]}", y)
+    order, back, subscripts = plan
+    y = y.transpose(order)
+    if subscripts:
+        out = np.einsum(subscripts, y)  # (einsum starts from 0)
     else:
-        out = np.add.reduce(y, axis=at)
-    return out.transpose(np.argsort([k for k in order if k != axis]))
+        out = np.add.reduce(y, axis=0)  # (from the first term)
+        if zero:
+            out += y.dtype.type(0)
+    return out.transpose(back)
+
+
+@functools.lru_cache(maxsize=4096)
+def _order_plan(shape, strides, axis):
+    """How _in_order sums along ``axis`` an array of this shape and strides: the axes' order
+    (the reduced one first, the kept ones as they lie in memory, so that the output is laid out
+    alike and NumPy merges them into long inner loops), the order that puts the output's axes
+    back, and einsum's subscripts (None: ``np.add.reduce``); None where no NumPy call adds in
+    order.  NumPy sums pairwise (or with several accumulators) only along its inner loop, which
+    runs along the axis of smallest stride: when that is a kept axis whose (positive) stride is
+    smaller than every other's, the reduced one's included, each output adds its terms one
+    after the other.  ``einsum`` (buffered: long inner loops where the rows are short) is
+    quicker where the inner loop is short."""
+    inner = -1
+    for k, n in enumerate(shape):
+        if n > 1 and k != axis and (inner < 0 or strides[k] < strides[inner]):
+            inner = k
+    if inner < 0 or strides[inner] <= 0:
+        return None
+    if any(strides[k] <= strides[inner] for k, n in enumerate(shape)
+           if k != inner and (n > 1 or k == axis)):
+        return None
+    kept = sorted((k for k in range(len(shape)) if k != axis and k != inner),
+                  key=lambda k: -strides[k]) + [inner]
+    back = tuple(sorted(range(len(kept)), key=kept.__getitem__))
+    short = shape[inner] < _SHORT_ROW and len(shape) <= len(_AXES)
+    return (axis, *kept), back, _EINSUM[len(shape)] if short else None
 
 
 _AXES = "abcdefghijklmnopqrstuvwxyz"
+_EINSUM = {n: f"{_AXES[:n]}->{_AXES[1:n]}" for n in range(1, len(_AXES) + 1)}
 _SHORT_ROW = 128  # (elements: rows this short cost NumPy's reduce a call each)
 
 
@@ -157,14 +189,17 @@ def _cascade(x):
     power = max(4, ((n - 1).bit_length() if n > 2 else 1) // 4)
     step = 1 << power
     full = n // step
-    acc = _seq(x[full * step:])  # (0 + ...: never -0, so adding an empty level's 0 is a no-op)
+    acc = _seq(x[full * step:])  # (0 + ...: never -0)
     if full:
-        blocks = _seq_blocks(x, step)
-        level1 = _seq_blocks(blocks, step)
-        level2 = _seq_blocks(level1, step)
-        for level in (blocks[len(level1) * step:], level1[len(level2) * step:], level2):
-            if len(level):
-                acc += _seq(level)
+        sums = _seq_blocks(x, step)  # level 0's
+        for _ in (1, 2):  # levels 1 and 2 hand on the sums of runs of ``step``; level 3 keeps all
+            if len(sums) < step:
+                break
+            upper = _seq_blocks(sums, step)
+            if len(sums) > len(upper) * step:  # the level's open run
+                acc += _seq(sums[len(upper) * step:], zero=False)
+            sums = upper
+        acc += _seq(sums, zero=False)
     return acc
 
 
@@ -173,12 +208,9 @@ def _row_sum(x):
     n = x.shape[0]
     q = n // 4
     parts = _cascade(x[:4 * q].reshape((q, 4) + x.shape[1:]))
-    acc = parts[0]
     for k in range(4 * q, n):
-        acc += x[k]
-    for k in (1, 2, 3):
-        acc += parts[k]
-    return acc
+        parts[0] += x[k]
+    return _seq(parts, zero=False)  # (part 0 is never -0)
 
 
 # -- one 2-d block of the iteration ---------------------------------------------------------------
@@ -230,10 +262,14 @@ def _inner_vectorized(r, lanes, vec_t, acc):
     if vec_t != lanes:  # float16 / bfloat16: 2L values folded into L float lanes
         vecs = vecs[:, :lanes].astype(acc) + vecs[:, lanes:].astype(acc)
     partials = _row_sum(vecs)
-    total = _seq(r[n * vec_t:].astype(acc, copy=False))
-    for k in range(lanes):
-        total += partials[k]
-    return total
+    return _seq(_stacked([r[n * vec_t:], partials], acc))  # 0 + tail + lane 0 + lane 1 + ...
+
+
+def _stacked(arrays, dtype):
+    """The arrays joined along axis 0 into a new C-contiguous array of ``dtype`` (where
+    ``np.concatenate`` would keep its inputs' layout)."""
+    out = np.empty((sum(len(a) for a in arrays),) + arrays[0].shape[1:], dtype)
+    return np.concatenate(arrays, out=out)
 
 
 def _into_output(values, out_dtype):
@@ -413,6 +449,26 @@ def torch_prod(a, dims, keepdim=False):
     return _reduce(a, dims, keepdim, _PROD)
 
 
+@functools.lru_cache(maxsize=1024)
+def _iteration(shape, strides, itemsize, dims, keepdim):
+    """The coalesced iteration of a reduction over ``dims`` of an array of this layout: its
+    shape and the output's and input's strides (dim 0 fastest), and its kept dims."""
+    ostr = _output_strides(shape, dims, keepdim)
+    perm = _reorder(shape, [s * itemsize for s in ostr], list(strides))
+    shape, (ostr, istr) = _coalesce([shape[p] for p in perm],
+                                    [[ostr[p] for p in perm], [strides[p] for p in perm]])
+    kept = tuple(d for d, (s, n) in enumerate(zip(ostr, shape)) if s or n == 1)
+    return tuple(shape), tuple(ostr), tuple(istr), kept
+
+
+def _strided(a, shape, strides):
+    """A view of ``a``'s memory with this shape and these strides (``as_strided``, quicker
+    where ``a`` is C-contiguous)."""
+    if a.flags.c_contiguous:
+        return np.ndarray(shape, a.dtype, a, strides=strides)
+    return np.lib.stride_tricks.as_strided(a, shape, strides)
+
+
 def _reduce(a, dims, keepdim, kind, acc_buffer=False):
     out_dtype = a.dtype
     oshape = tuple(1 if d in dims else n for d, n in enumerate(a.shape))
@@ -423,20 +479,16 @@ def _reduce(a, dims, keepdim, kind, acc_buffer=False):
     if (kind is _SUM and len(dims) == a.ndim and a.flags.c_contiguous and out_dtype not in
             _REDUCED and vector_bytes() // a.itemsize <= a.size < _SHORT):
         return _short_total(a.reshape(-1)).reshape(oshape)
-    ostr = _output_strides(a.shape, dims, keepdim)
-    perm = _reorder(a.shape, [s * out_dtype.itemsize for s in ostr], list(a.strides))
-    shape, (ostr, istr) = _coalesce([a.shape[p] for p in perm],
-                                    [[ostr[p] for p in perm], [a.strides[p] for p in perm]])
-    it = _Iteration(np.lib.stride_tricks.as_strided(a, shape, istr), ostr)
+    shape, ostr, istr, kept = _iteration(a.shape, a.strides, a.itemsize, tuple(dims), keepdim)
+    it = _Iteration(_strided(a, shape, istr), ostr)
     if acc_buffer and out_dtype in _REDUCED and len(shape) >= 2 and it.reduced[0] \
             and it.reduced[1]:
         # sum_out's "acc buffer": two reduced dims in a row are summed in float32
         wide = same_layout(a, lambda v: v.astype(np.float32))
         return torch_sum(wide, dims, keepdim).astype(out_dtype)
     out = np.full(oshape, kind.identity, out_dtype)
-    kept = [d for d in range(len(shape)) if not it.reduced[d]]
-    view = np.lib.stride_tricks.as_strided(
-        out, [shape[d] for d in kept], [ostr[d] * out.itemsize for d in kept], writeable=True)
+    view = np.ndarray([shape[d] for d in kept], out_dtype, out,
+                      strides=[ostr[d] * out.itemsize for d in kept])
     threads = num_threads()
     if a.size < GRAIN_SIZE or threads == 1:
         view[...] = _run_full(it, kind)

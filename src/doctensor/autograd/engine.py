@@ -139,9 +139,11 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
             heappush(heap, (-node._seq, id(node), node))
     prev = GradMode.enabled
     GradMode.enabled = create_graph
+    node = None
     try:
-        while heap:
-            node = heappop(heap)[2]
+        while node is not None or heap:
+            if node is None:
+                node = heappop(heap)[2]
             grads_in = buffers.pop(node)
             if needed is not None:
                 if node not in needed:
@@ -149,6 +151,7 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
                         grads_in = node._pre(grads_in)
                         for nr, i in targets[node]:
                             captured[i] = grads_in[nr]
+                    node = None
                     continue
                 for nr, i in targets.get(node, ()):
                     captured[i] = grads_in[nr]
@@ -156,6 +159,7 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
             grads_in = None  # Note [accumulating in place]: torch's inputs die with the call
             if not retain_graph:
                 node.release()
+            ready = None
             for (nxt, nr), g in zip(node.next_functions, outs):
                 if nxt is None:
                     continue
@@ -166,7 +170,16 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if not left:
-                    heappush(heap, (-nxt._seq, id(nxt), nxt))
+                    if ready is not None:
+                        heappush(heap, (-ready._seq, id(ready), ready))
+                    ready = nxt
+            # the one node made ready runs next without the heap when no other waits (a chain)
+            node = None
+            if ready is not None:
+                if heap:
+                    heappush(heap, (-ready._seq, id(ready), ready))
+                else:
+                    node = ready
     finally:
         GradMode.enabled = prev
     return captured

@@ -2,12 +2,14 @@
 the input.
 
 Note [windows]: a strided view lays every window of the (padded) input side by side,
-``(N, C, *kernel, *out)`` (``(N, C, kH, kW, oH, oW)`` in 2-d), without copying; a convolution
-is then one ``tensordot`` of the windows with the weight, and max or average pooling one
-reduction over the window axes (adaptive average pooling takes a window per output position).
-The backwards add the gradient of each window position back into a zero input, one kernel
-offset at a time.  A transposed convolution is such a backward (Note [transposed
-convolution]); torch records every convolution as its one ``convolution`` op.
+``(N, C, *kernel, *out)`` (``(N, C, kH, kW, oH, oW)`` in 2-d), without copying.  A
+convolution copies them into a matrix with a row per channel and kernel offset (Note
+[columns]) and multiplies it by the weight; max pooling scans them as torch does (Note [max
+scan]), average pooling sums over the window axes (adaptive average pooling takes a window
+per output position).  The backwards add the gradient of each window position back into a
+zero input, one kernel offset at a time (max pools: at each maximum, in torch's order).  A
+transposed convolution is such a backward (Note [transposed convolution]); torch records
+every convolution as its one ``convolution`` op.
 
 Convolution and average values agree with torch to float32 rounding (its kernels sum in
 another order), max pooling exactly; grad_fn names, shapes, strides and errors are torch's.
@@ -59,9 +61,14 @@ def _windows(x, k, stride, dil, out):
 
 
 def _pad(x, padding, value=0.0):
+    """``x`` (N, C, *spatial) with ``padding`` elements of ``value`` on both sides of each
+    spatial dim."""
     if not any(padding):
         return x
-    return np.pad(x, ((0, 0), (0, 0), *((p, p) for p in padding)), constant_values=value)
+    sizes = [n + 2 * p for n, p in zip(x.shape[2:], padding)]
+    out = np.full((*x.shape[:2], *sizes), value, x.dtype)
+    out[(..., *(slice(p, p + n) for p, n in zip(padding, x.shape[2:])))] = x
+    return out
 
 
 def _span(out, k, stride, dil):
@@ -115,12 +122,92 @@ def _batched(forward, dims=2):
 # -- conv2d ---------------------------------------------------------------------------------
 
 
-def _by_group(groups, channels, fn):
-    """``fn(c, o)`` for each group's slices of input channels ``c`` and of output channels
-    ``o`` (``channels``: the input's and the output's), joined along the last axis."""
-    cg, og = channels[0] // groups, channels[1] // groups
-    parts = [fn(slice(g * cg, (g + 1) * cg), slice(g * og, (g + 1) * og)) for g in range(groups)]
-    return parts[0] if groups == 1 else np.concatenate(parts, axis=-1)
+def _columns(x, k, stride, dilation, out, flat):
+    """Note [columns]: the windows of ``x`` (padded) as one ``(C * prod(k), N * positions)``
+    matrix, a row per channel and kernel offset, a column per window, copied in that order
+    so that each row is read from the input in long runs.  A convolution and its gradients
+    are products with this matrix, built for a bounded number of images at a time
+    (``_batch_parts``: its size stays bounded whatever the batch).  With every stride 1
+    (``flat``), a window starts at each position of the flattened planes from the first
+    window's origin to the last one's (``_flat_span``): a row is then one run per image
+    instead of one per output row, and the columns between the windows are left over
+    (``_at_windows`` skips them)."""
+    if flat:
+        places, span = _flat_span(x.shape, out)
+        planes = x.reshape(*x.shape[:2], int(np.prod(x.shape[2:])))
+        s = planes.strides
+        lay = np.lib.stride_tricks.as_strided(
+            planes, (x.shape[1], *k, x.shape[0], span),
+            (s[1], *(s[2] * dl * p for dl, p in zip(dilation, places)), s[0], s[2]),
+            writeable=False)
+    else:
+        d = len(k)
+        lay = _windows(x, k, stride, dilation, out).transpose(
+            1, *range(2, 2 + d), 0, *range(2 + d, 2 + 2 * d))
+    return np.ascontiguousarray(lay).reshape(x.shape[1] * int(np.prod(k)),
+                                             x.shape[0] * _positions(x.shape, out, flat))
+
+
+def _flat_span(shape, out):
+    """For windows of a (padded) input of ``shape`` along its flattened planes (Note
+    [columns]): each spatial dim's step there, and how many positions the windows' origins
+    take, the first to the last."""
+    places = [int(np.prod(shape[3 + i:])) for i in range(len(out))]
+    return places, sum((n - 1) * p for n, p in zip(out, places)) + 1
+
+
+def _at_windows(a, n, shape, out, flat):
+    """The ``(rows, n, *out)`` view of the windows in a ``(rows, n * positions)`` matrix
+    laid out as Note [columns] (for a padded input of ``shape``)."""
+    if not flat:
+        return a.reshape(a.shape[0], n, *out)
+    places, span = _flat_span(shape, out)
+    rows = a.reshape(a.shape[0], n, span)
+    return np.lib.stride_tricks.as_strided(
+        rows, rows.shape[:2] + tuple(out), rows.strides[:2] + tuple(p * a.itemsize for p in places))
+
+
+def _add_flat_windows(dcols, shape, k, dilation, out):
+    """The adjoint of ``_columns(..., flat=True)``: each row of ``dcols`` added back along
+    the flattened planes of a zero input of (padded) ``shape``, one kernel offset at a time
+    (the order of ``_window_gradient``)."""
+    places, span = _flat_span(shape, out)
+    dx = np.zeros((shape[1], shape[0], int(np.prod(shape[2:]))), dcols.dtype)
+    dcols = dcols.reshape(shape[1], int(np.prod(k)), shape[0], span)
+    for at, offset in enumerate(itertools.product(*map(range, k))):
+        start = sum(o * dl * p for o, dl, p in zip(offset, dilation, places))
+        dx[:, :, start:start + span] += dcols[:, at]
+    return dx.reshape(shape[1], shape[0], *shape[2:]).swapaxes(0, 1)
+
+
+_PART_SIZE = 1 << 21  # about how many elements a column matrix holds (Note [columns])
+
+
+def _batch_parts(n, rows, positions):
+    """Slices of a batch of ``n`` whose column matrices (``rows`` by ``positions`` per image)
+    hold about ``_PART_SIZE`` elements (at least one slice: an empty one for no images)."""
+    step = max(1, _PART_SIZE // max(1, rows * positions))
+    return [slice(i, i + step) for i in range(0, max(n, 1), step)]
+
+
+def _positions(shape, out, flat):
+    """How many columns an image has in Note [columns]."""
+    return _flat_span(shape, out)[1] if flat else int(np.prod(out))
+
+
+def _channel_rows(a):
+    """(N, C, *spatial) as a (C, N * prod(spatial)) matrix, the columns of Note [columns]."""
+    spatial = int(np.prod(a.shape[2:]))
+    return a.reshape(*a.shape[:2], spatial).swapaxes(0, 1).reshape(a.shape[1], a.shape[0] * spatial)
+
+
+def _per_group(groups, product, left, right):
+    """``product(l, r)`` of each group's share of ``left`` and ``right`` (each split along
+    its first axis), stacked along the first axis."""
+    if groups == 1:
+        return product(left, right)
+    return np.concatenate([product(a, b) for a, b in zip(np.split(left, groups),
+                                                         np.split(right, groups))])
 
 
 @declare("convolution", "ConvolutionBackward0", ("input", "weight", "bias"),
@@ -136,15 +223,18 @@ def _conv(xp, x, w, b, stride, padding, dilation, transposed, output_padding, gr
         if b is not None:
             y += b.reshape(-1, *(1,) * len(stride))
         return y
-    d = len(stride)
     k, out = w.shape[2:], _conv_out(x.shape, w.shape, stride, padding, dilation)
-    cols = _windows(_pad(x, padding), k, stride, dilation, out)
-    axes = list(range(1, d + 2))
-    y = _by_group(groups, (x.shape[1], w.shape[0]), lambda c, o: np.tensordot(
-        cols[:, c], w[o], axes=(axes, axes)))  # (N, *out, O)
-    if b is not None:
-        y += b
-    return np.moveaxis(y, -1, 1).copy(order="C")  # a copy: torch's strides for a size-1 dim
+    weights, flat = w.reshape(w.shape[0], -1), all(s == 1 for s in stride)
+    y = np.empty((x.shape[0], w.shape[0], *out), np.result_type(x, w))
+    padded = _pad(x, padding)
+    for part in _batch_parts(x.shape[0], x.shape[1] * int(np.prod(k)),
+                             _positions(padded.shape, out, flat)):
+        xs = padded[part]
+        z = _per_group(groups, np.matmul, weights, _columns(xs, k, stride, dilation, out, flat))
+        if b is not None:
+            z += b[:, None]
+        y[part] = _at_windows(z, xs.shape[0], xs.shape, out, flat).swapaxes(0, 1)
+    return y
 
 
 def _conv_out(xshape, wshape, stride, padding, dilation):
@@ -181,25 +271,61 @@ def _conv_gradients(xp, g, x, w, output_mask, shapes, stride, padding, dilation,
     if transposed:
         return _transposed_gradients(xp, g, x, w, output_mask, shapes, stride, padding,
                                      dilation, groups)
-    d, mask = len(stride), output_mask
-    out = g.shape[2:]
     gx = gw = gb = None
-    if mask[0]:
-        channels = (shapes[0][1], g.shape[1])
-        dcols = _by_group(groups, channels, lambda c, o: np.moveaxis(  # (N, *out, *k, Cg)
-            np.tensordot(g[:, o], w[o], axes=([1], [0])), d + 1, -1))
-        dcols = np.moveaxis(dcols, -1, 1)  # (N, C, *out, *k)
-        dcols = dcols.transpose(0, 1, *range(2 + d, 2 + 2 * d), *range(2, 2 + d))
-        gx = _window_gradient(shapes[0], dcols, stride, dilation, padding)
-    if mask[1]:
-        cols = _windows(_pad(x, padding), shapes[1][2:], stride, dilation, out)
-        g_axes, cols_axes = [0, *range(2, 2 + d)], [0, *range(2 + d, 2 + 2 * d)]
-        gw = _by_group(groups, (x.shape[1], g.shape[1]), lambda c, o: np.moveaxis(np.tensordot(
-            g[:, o], cols[:, c], axes=(g_axes, cols_axes)), 0, -1))  # (Cg, *k, O)
-        gw = np.moveaxis(gw, -1, 0)
-    if mask[2]:
-        gb = g.sum(axis=(0, *range(2, 2 + d)))
+    if output_mask[0] or output_mask[1]:
+        gx, gw = _column_gradients(g, x, w, output_mask, shapes, stride, padding, dilation,
+                                   groups)
+    if output_mask[2]:
+        gb = g.sum(axis=(0, *range(2, g.ndim)))
     return gx, gw, gb
+
+
+def _column_gradients(g, x, w, mask, shapes, stride, padding, dilation, groups):
+    """The input's gradient (the weight's share of each window, added back where the window
+    lies) and the weight's (the windows' share), None where ``mask`` says no: products
+    with the output gradient's columns (Note [columns]).  Along the flattened planes its
+    left-over columns are zeros, which add nothing where the weight (for the input's) and
+    the input (for the weight's) are finite."""
+    xshape = shapes[0] if mask[0] else x.shape
+    wshape = w.shape if mask[0] else shapes[1]
+    k, out = wshape[2:], g.shape[2:]
+    padded = (*xshape[:2], *(n + 2 * p for n, p in zip(xshape[2:], padding)))
+    flat = all(s == 1 for s in stride) and all(
+        bool(np.isfinite(a).all()) for a, m in zip((w, x), mask) if m)
+    positions = _positions(padded, out, flat)
+    weights = w.reshape(wshape[0], -1) if mask[0] else None
+    inputs = _pad(x, padding) if mask[1] else None
+    gx = np.empty(xshape, np.result_type(g, w)) if mask[0] else None
+    gw = None
+    for part in _batch_parts(xshape[0], xshape[1] * int(np.prod(k)), positions):
+        gs = g[part]
+        n = gs.shape[0]
+        if flat:
+            rows = np.zeros((gs.shape[1], n * positions), gs.dtype)
+            _at_windows(rows, n, padded, out, True)[...] = gs.swapaxes(0, 1)
+        else:
+            rows = _channel_rows(gs)
+        if mask[0]:
+            gx[part] = _add_windows(_per_group(groups, lambda a, b: a.T @ b, weights, rows),
+                                    (n, *xshape[1:]), k, stride, padding, dilation, out, flat)
+        if mask[1]:
+            term = _per_group(groups, lambda a, b: a @ b.T, rows,
+                              _columns(inputs[part], k, stride, dilation, out, flat))
+            gw = term if gw is None else gw + term
+    return gx, None if gw is None else gw.reshape(wshape).astype(np.result_type(g, x),
+                                                                 copy=False)
+
+
+def _add_windows(dcols, shape, k, stride, padding, dilation, out, flat):
+    """The adjoint of ``_columns``: each row of ``dcols`` added back where its windows lie
+    in a zero input of ``shape`` (unpadded)."""
+    if flat:
+        padded = (*shape[:2], *(n + 2 * p for n, p in zip(shape[2:], padding)))
+        dx = _add_flat_windows(dcols, padded, k, dilation, out)
+        return dx[(..., *(slice(p, p + m) for p, m in zip(padding, shape[2:])))]
+    dcols = dcols.reshape(shape[1], *k, shape[0], *out)
+    return _window_gradient(shape, np.moveaxis(dcols, 1 + len(k), 0), stride, dilation,
+                            padding)
 
 
 def _transposed_gradients(xp, g, x, w, mask, shapes, stride, padding, dilation, groups):
@@ -383,6 +509,9 @@ def _check_convolution(x, weight, bias, groups, transposed):
         raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
                            f"dimensional weight {list(weight.shape)}, but got {x.dim()}-"
                            f"dimensional input of size {list(x.shape)} instead")
+    if weight.shape[0] < groups and not transposed:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
+                           f"dimension 0, but got weight of size {list(weight.shape)} instead")
     if weight.shape[0] % groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension "
@@ -455,18 +584,55 @@ def _check_pool_padding(kernel, padding, dilation):
 def _max_pool(xp, x, kernel, stride, padding, dilation, ceil_mode):
     """The maxima of the windows, and where in its window each one is (kept batched)."""
     x4 = x[None] if x.ndim == 3 else x
-    out = tuple(_out_size(x4.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i],
-                          ceil_mode) for i in range(2))
-    padded = _pad_to(_pad(x4, padding, -np.inf), kernel, stride, dilation, out, -np.inf)
-    cols = _windows(padded, kernel, stride, dilation, out)
-    n, c = x4.shape[:2]
-    flat = cols.transpose(0, 1, 4, 5, 2, 3).reshape(n, c, out[0], out[1], -1)
-    where = flat.argmax(axis=-1)
-    nan = np.isnan(flat).any(axis=-1)  # torch's max: NaN wins
-    if nan.any():
-        where = np.where(nan, np.isnan(flat).argmax(axis=-1), where)
-    values = np.take_along_axis(flat, where[..., None], -1)[..., 0]
+    values, where = _window_max(x4, kernel, stride, padding, dilation, ceil_mode)
     return (values[0] if x.ndim == 3 else values), where
+
+
+def _window_max(x, kernel, stride, padding, dilation, ceil_mode):
+    """Note [max scan]: torch scans each window of ``x`` (N, C, *spatial) in order, from the
+    lowest value at the window's first element inside the input: an element greater than
+    the maximum so far, or a NaN, takes its place.  So the maximum is the first of its
+    ties, or the last NaN, and a window of lowest values keeps its first element inside
+    (never the padding).  Here: the windows' maxima, then the first element equal to each
+    (those exceptions apart).  Returns the maxima and where in its window each one is, both
+    (N, C, *out)."""
+    d = len(kernel)
+    out = tuple(_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i],
+                          ceil_mode) for i in range(d))
+    integer = np.issubdtype(x.dtype, np.integer)
+    low = np.iinfo(x.dtype).min if integer else -np.inf
+    padded = _pad_to(_pad(x, padding, low), kernel, stride, dilation, out, low)
+    windows = _windows(padded, kernel, stride, dilation, out)
+    stack = windows.transpose(*range(2, 2 + d), 0, 1, *range(2 + d, 2 + 2 * d))
+    stack = stack.reshape(int(np.prod(kernel)), int(np.prod(x.shape[:2])) * int(np.prod(out)))
+    values = stack.max(axis=0)
+    missed = stack[0] != values
+    where = missed.astype(np.min_scalar_type(len(stack)))
+    for row in stack[1:-1]:  # where: how many elements come before the first maximum
+        missed &= row != values
+        where += missed
+    where = where.astype(np.int64)
+    exact = np.empty(0, np.int64)  # where the maximum's bits may differ from the element's
+    if not integer:
+        nan = np.flatnonzero(np.isnan(values))
+        where[nan] = len(stack) - 1 - np.isnan(stack[::-1, nan]).argmax(axis=0)
+        exact = np.concatenate([nan, np.flatnonzero(values == 0)])  # NaN bits, -0.0
+    if any(padding):
+        lowest = np.flatnonzero(values == low)
+        first = _first_inside(kernel, stride, padding, dilation, out)
+        where[lowest] = np.broadcast_to(first, x.shape[:2] + out).reshape(-1)[lowest]
+    values[exact] = stack[where[exact], exact]
+    return values.reshape(x.shape[:2] + out), where.reshape(x.shape[:2] + out)
+
+
+def _first_inside(kernel, stride, padding, dilation, out):
+    """Where in its window each window's first element inside the (unpadded) input is:
+    (*out) offsets into the flat window."""
+    at = np.zeros(out, np.int64)
+    for i, (k, s, p, dl, n) in enumerate(zip(kernel, stride, padding, dilation, out)):
+        first = np.maximum(0, -(-(p - np.arange(n) * s) // dl))  # ceil((p - start) / dl)
+        at = at * k + first.reshape([-1 if j == i else 1 for j in range(len(out))])
+    return at
 
 
 @_max_pool.def_backward
@@ -475,23 +641,36 @@ def max_pool_backward(ctx, grads):
 
 
 def _max_pool_gradient(xp, g, x, kernel, stride, padding, dilation, ceil_mode, where):
-    """Each window's gradient to where its maximum was."""
-    dcols = np.zeros(g.shape + (kernel[0] * kernel[1],), g.dtype)
-    np.put_along_axis(dcols, where[..., None], g[..., None], -1)
-    dcols = dcols.reshape(g.shape + tuple(kernel)).transpose(0, 1, 4, 5, 2, 3)
-    return _window_gradient(x.shape, dcols, stride, dilation, padding)
+    """Each output's gradient added at its maximum."""
+    return _add_at(g, x.shape, _max_positions(where, x.shape, kernel, stride, padding,
+                                              dilation), len(kernel))
+
+
+def _add_at(g, shape, index, dims):
+    """A zero array of ``shape`` with each element of ``g`` added at its flat position
+    ``index`` in its plane (volume: the last ``dims`` dims), in output order as torch's
+    kernels add."""
+    planes, size = int(np.prod(g.shape[:-dims])), int(np.prod(shape[-dims:]))
+    at = index.reshape(planes, int(np.prod(g.shape[-dims:]))) + \
+        np.arange(0, planes * size, size)[:, None]
+    dx = np.zeros(planes * size, g.dtype)
+    np.add.at(dx, at.reshape(-1), g.reshape(-1))
+    return dx.reshape(shape)
 
 
 def _max_positions(where, shape, kernel, stride, padding, dilation):
-    """The flat index in its (H, W) plane of each output's maximum (torch's indices), from
-    ``where`` in its window it is."""
-    kw = kernel[1]
-    oh, ow = where.shape[-2:]
-    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
-    rows = np.arange(oh)[:, None] * sh - ph + where // kw * dh
-    cols = np.arange(ow)[None, :] * sw - pw + where % kw * dw
-    index = rows * shape[-1] + cols
-    return index[0] if len(shape) == 3 else index
+    """The flat index in its plane (volume) of each output's maximum (torch's indices), from
+    ``where`` in its window it is; ``shape``: the input's."""
+    d = len(kernel)
+    steps, starts = np.zeros(kernel, np.int64), np.zeros(where.shape[-d:], np.int64)
+    for i in range(d):
+        place = int(np.prod(shape[len(shape) - d + i + 1:]))
+        axis = [-1 if j == i else 1 for j in range(d)]
+        steps = steps + (np.arange(kernel[i]) * dilation[i] * place).reshape(axis)
+        starts = starts + ((np.arange(where.shape[-d + i]) * stride[i] - padding[i])
+                           * place).reshape(axis)
+    index = steps.reshape(-1)[where] + starts
+    return index[0] if len(shape) == d + 1 else index
 
 
 def _select_maxima(ctx, gg):
@@ -504,6 +683,12 @@ def _select_maxima(ctx, gg):
 def _gather_planes(t, index):
     """``t`` at ``index`` (flat positions within each of its (H, W) planes)."""
     return t.flatten(-2).gather(-1, index.flatten(-2)).view_as(index)
+
+
+def _check_max_dtype(name, x):
+    """torch's max pools take real numbers only."""
+    if x.dtype == bool_ or x.dtype.is_complex:
+        raise NotImplementedError(f'"{name}" not implemented for \'{x.dtype.scalar_name}\'')
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
@@ -519,6 +704,7 @@ def max_pool2d_with_indices(x, kernel_size, stride=None, padding=0, dilation=1,
     kernel, stride, padding = _pool_args(x, kernel_size, stride, padding)
     dilation = pair(dilation)
     _check_pool_output(x, kernel, stride, padding, dilation, ceil_mode)
+    _check_max_dtype("max_pool2d", x)
     values, where = apply(_max_pool, x, kernel=kernel, stride=stride, padding=padding,
                           dilation=dilation, ceil_mode=ceil_mode)
     if not indices:
@@ -849,11 +1035,7 @@ def _index_gradient_op(name, dims):
     create_graph): each output's gradient added at its maximum's flat position, in output
     order (torch's kernel: the same sums); its own backward gathers there."""
     def forward(xp, g, x, indices):
-        planes = int(np.prod(g.shape[:-dims], dtype=np.int64))
-        dx = np.zeros((planes, int(np.prod(x.shape[-dims:]))), g.dtype)
-        rows = np.repeat(np.arange(planes), int(np.prod(g.shape[-dims:])))
-        np.add.at(dx, (rows, indices.reshape(-1)), g.reshape(-1))
-        return dx.reshape(x.shape)
+        return _add_at(g, x.shape, indices, dims)
     op = declare(name, name + "Backward0", ("grad_output", "self"), saves={"self": "self"},
                  unsaved=("indices",))(forward)
 
@@ -965,24 +1147,10 @@ def _pool_sizes(shape, kernel, stride, padding, dilation, ceil_mode):
          outputs=("result", "indices"), saves={"self": "self", "indices": "self"})
 @_batched3d
 def _max_pool3d(xp, x, kernel, stride, padding, dilation, ceil_mode):
-    """The maxima of the windows (NaN wins, the first of ties) and their flat positions in
-    their (D, H, W) volumes."""
-    out = _pool_sizes(x.shape, kernel, stride, padding, dilation, ceil_mode)
-    low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    padded = _pad_to(_pad(x, padding, low), kernel, stride, dilation, out, low)
-    cols = _windows(padded, kernel, stride, dilation, out)
-    flat = cols.transpose(0, 1, 5, 6, 7, 2, 3, 4).reshape(*x.shape[:2], *out, -1)
-    where = flat.argmax(axis=-1)
-    if x.dtype.kind == "f":
-        nan = np.isnan(flat)
-        where = np.where(nan.any(axis=-1), nan.argmax(axis=-1), where)
-    values = np.take_along_axis(flat, where[..., None], -1)[..., 0]
-    offsets = np.unravel_index(where, kernel)
-    index = np.zeros(where.shape, np.int64)
-    for i in range(3):
-        start = np.arange(out[i]).reshape([-1 if j == i else 1 for j in range(3)]) * stride[i]
-        index = index * x.shape[2 + i] + start - padding[i] + offsets[i] * dilation[i]
-    return values, index
+    """The maxima of the windows (Note [max scan]) and their flat positions in their
+    (D, H, W) volumes."""
+    values, where = _window_max(x, kernel, stride, padding, dilation, ceil_mode)
+    return values, _max_positions(where, x.shape, kernel, stride, padding, dilation)
 
 
 @_max_pool3d.def_backward
@@ -1049,6 +1217,7 @@ def max_pool3d_with_indices(x, kernel_size, stride=None, padding=0, dilation=1,
                            f"shape of {list(x.shape)} and non-batch dimension {d} has length "
                            "zero!")
     _check_pool3d_output(x, kernel, stride, padding, dilation, ceil_mode)
+    _check_max_dtype("max_pool3d", x)
     return apply(_max_pool3d, x, kernel=kernel, stride=stride, padding=padding,
                  dilation=dilation, ceil_mode=ceil_mode)
 

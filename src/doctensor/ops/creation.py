@@ -230,7 +230,10 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     size = _size(size)
     _dtypes.check_fits(fill_value, dtype)
     try:
-        arr = xp.full(size, _dtypes.cast_scalar(fill_value, dtype), dtype=dtype.np)
+        if fill_value.__class__ in (int, bool) and not fill_value:  # (fresh zeroed pages:
+            arr = xp.zeros(size, dtype=dtype.np)  # nothing written until they are used)
+        else:
+            arr = xp.full(size, _dtypes.cast_scalar(fill_value, dtype), dtype=dtype.np)
     except MemoryError:
         raise allocation_error(size, dtype) from None
     return wrap(R.Tensor, arr, device, for_device(device), requires_grad)

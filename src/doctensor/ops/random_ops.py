@@ -423,7 +423,13 @@ def _factory(size, dtype, device, requires_grad, draw):
         t = full_like(size, 0, dtype, device)
     else:
         t = full(size, 0, dtype, device)
-    write_in_memory_order(t, draw(t)())
+    values, data = draw(t)(), t._data
+    if (t._device.type == "cpu" and data.size and data.flags.c_contiguous
+            and values.flags.c_contiguous and values.dtype == data.dtype
+            and (taken := values.reshape(data.shape)).strides == data.strides):
+        t._data = taken  # the drawn array is fresh: taken, not copied (same strides)
+    else:
+        write_in_memory_order(t, values)
     t._requires_grad = requires_grad
     return t
 

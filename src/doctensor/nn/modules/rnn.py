@@ -19,9 +19,12 @@ concatenated (``cat``).
 torch's CPU LSTM in float32 (no projections, not packed) runs one fused oneDNN kernel per
 layer and direction instead: the values agree to rounding; the same composition then runs
 under one node per layer and direction, ``MkldnnRnnLayerBackward0`` (outputs: output, h_T,
-c_T), as torch shows it (Note [fused nodes] in ``ops/fused.py``).
+c_T), as torch shows it (Note [fused nodes] in ``ops/fused.py``); in float32 that node
+computes the same arithmetic on NumPy arrays, with a backward written by hand (Note [LSTM by
+hand] there).
 """
 
+import functools
 import math
 import numbers
 import warnings
@@ -134,11 +137,16 @@ def _run_packed(step, data, batch_sizes, hidden, p, reverse):
 
 def _fused_lstm_layer(input, hidden, p, reverse, attrs):
     """One LSTM layer and direction as torch's oneDNN kernel: the same composition, under
-    one node ``MkldnnRnnLayerBackward0`` (Note [fused nodes])."""
+    one node ``MkldnnRnnLayerBackward0`` (Note [fused nodes]); in float32 computed by hand
+    (Note [LSTM by hand] in ``ops/fused.py``)."""
     def compose(x, w_ih, w_hh, b_ih, b_hh, h, c):
         out, (h, c) = _run_full(_lstm_step, x, (h, c), (w_ih, w_hh, b_ih, b_hh, None), reverse)
         return out, h, c
-    out, h, c = torch._nn.run_fused(torch._nn.lstm_layer_op, compose, (input, *p[:4], *hidden),
+    inputs = (input, *p[:4], *hidden)
+    by_hand = None
+    if input.size(0) and all(t is None or t.dtype == torch.float32 for t in inputs):
+        by_hand = functools.partial(torch._nn.lstm_layer_by_hand, reverse=reverse)
+    out, h, c = torch._nn.run_fused(torch._nn.lstm_layer_op, compose, inputs, by_hand=by_hand,
                                     reverse=reverse, **attrs)
     return out, (h, c)
 
