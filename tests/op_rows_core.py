@@ -147,7 +147,7 @@ ARITHMETIC = [
     b("Atan2Backward0", "atan2_origin",
       lambda T, x, y: T.atan2(x * (x > 0), y * (x > 0)), dtypes=FLOATS),
     OpInfo("Atan2Backward0", "atan2_", lambda T, x, y: x.clone().atan2_(y), BINARY_NONEMPTY),
-    OpInfo("FmodBackward0", "fmod_", lambda T, x, y: x.clone().fmod_(y), BINARY_NONEMPTY,
+    OpInfo("FmodBackward1", "fmod_", lambda T, x, y: x.clone().fmod_(y), BINARY_NONEMPTY,
            nonzero=(1,), dtypes=NUM, grad=False),
     u("FmodBackward0", "fmod_scalar", lambda T, x: x.fmod(2.5), variants=_with(2.5)),
     u("FmodBackward0", "fmod_negative", lambda T, x: T.fmod(x, -1.5)),
@@ -157,9 +157,9 @@ ARITHMETIC = [
     OpInfo("FmodBackward0", "fmod_zero_empty", lambda T, x: x.fmod(0), [(0,), (0, 3)],
            dtypes=INTEGERS + ("bool",)),
     u("FmodBackward0", "fmod_scalar_", lambda T, x: x.clone().fmod_(1.5), dtypes=FLOATS),
-    b("FmodBackward0", "fmod_tensor", lambda T, x, y: T.fmod(x, y), nonzero=(1,),
-      dtypes=FLOATS, xfail="torch's fmod(Tensor, Tensor) node is FmodBackward1 (and it "
-                           "gives `other` a gradient), doctensor's FmodBackward0"),
+    b("FmodBackward1", "fmod_tensor", lambda T, x, y: T.fmod(x, y), nonzero=(1,),
+      dtypes=FLOATS, variants=_pair),
+    b("FmodBackward1", "fmod_tensor_int", lambda T, x, y: x.fmod(y), nonzero=(1,), dtypes=NUM),
 ]
 
 ELEMENTWISE = [

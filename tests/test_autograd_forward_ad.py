@@ -300,7 +300,7 @@ _NOT_DIFFERENTIABLE = ("torch gives no tangent to an output it does not differen
 _COMPLEX_LINALG = ("doctensor's double backward through complex linear algebra differs from "
                    "torch's (the transposed backward run in torch gives torch's tangent)")
 KNOWN = {
-    **dict.fromkeys(("atan2_origin", "fmin_nan", "fmod_tensor", "nan_to_num", "nan_to_num_",
+    **dict.fromkeys(("atan2_origin", "fmin_nan", "nan_to_num", "nan_to_num_",
                      "nan_to_num_values", "nan_to_num_neginf_only", "logit_outside",
                      "sinc_zero", "logcumsumexp", "logcumsumexp_last", "logcumsumexp_special",
                      "nanmedian", "nanmedian_all_nan", "median", "median_nan", "aminmax_nan",

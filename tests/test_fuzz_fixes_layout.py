@@ -301,3 +301,27 @@ def test_squeeze_backward_unsqueezes(squeeze):
         (h,) = T.autograd.grad((squeeze(x) ** 2).sum(), x, create_graph=True)
         return g, h
     same_outcome(scenario)
+
+
+# -- in-place writes into views that overlap themselves -----------------------------------------
+
+@pytest.mark.parametrize("code", [
+    "x.unfold(0, 2, 1).add_(1.5)", "x.unfold(0, 2, 1).mul_(0.5)", "x.unfold(0, 3, 1).exp_()",
+    "x.unfold(0, 3, 2).sub_(0.25, alpha=3)", "x.unfold(0, 2, 1).clamp_(0.2, 3)",
+    "x.unfold(0, 2, 1).add_(T.arange(10.).reshape(5, 2))",
+    "x.unfold(0, 2, 1).mul_(T.tensor([2., 3.]))", "y.unfold(1, 2, 1).add_(1)",
+    "y.unfold(0, 2, 1).mul_(1.5)", "y.t().unfold(0, 2, 1).add_(1)", "x.unfold(0, 2, 1).neg_()",
+    "x.unfold(0, 2, 1).div_(T.tensor(2.0))", "x.unfold(0, 2, 1).pow_(2)",
+    "x.unfold(0, 2, 1).add_(T.ones(5, 2, dtype=T.float64))", "i.unfold(0, 2, 1).add_(3)",
+    "x.unfold(0, 2, 1).t().add_(1)", "x.unfold(0, 2, 1).fill_(3.)", "x.unfold(0, 4, 3).add_(1)",
+])
+def test_writes_into_self_overlapping_views(code):
+    """A location an unfolded view shows twice is updated twice, the second time from the first
+    result (Note [writing into overlapping memory]); an operand of another dtype goes through
+    a temporary (once)."""
+    def fn(T):
+        x, i = T.arange(6.) * 0.7 + 0.3, T.arange(6)
+        y = T.arange(12.).reshape(3, 4) * 0.3 + 0.1
+        out = eval(code, {"T": T, "x": x, "y": y, "i": i})  # noqa: S307 - fixed test code
+        return x, y, i, out._version
+    same_outcome(fn)

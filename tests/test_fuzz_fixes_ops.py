@@ -154,6 +154,12 @@ def test_index_dims(index, shape):
     "T.zeros(3, 4).index_put_((T.tensor([True, False, True]), T.tensor([0, 1])), T.tensor(1.))",
     "T.zeros(3, 4).index_put_((T.tensor([0]), T.tensor([0]), T.tensor([0])), T.tensor(1.0))",
     "T.zeros(3, 4).__setitem__((..., ..., [0, 1]), T.ones(2, dtype=T.float64))",
+    # autograd's checks come before index_put_ counts the index tensors
+    "T.zeros(3, 4, requires_grad=True).__setitem__((..., ..., [0, 2]), 0.5)",
+    "T.zeros(3, 4, requires_grad=True)[1:].__setitem__((..., ..., [0, 2]), 0.5)",
+    "T.zeros(3, 4).__setitem__((..., ..., [0, 2]), T.ones((), requires_grad=True))",
+    "T.zeros(3, 4, dtype=T.int64).__setitem__((..., ..., [0, 2]), T.ones((), requires_grad=True))",
+    "T.zeros(3, 4).expand(2, 3, 4).__setitem__((..., ..., ..., [0, 2]), 0.5)",
 ])
 def test_index_errors(code):
     same_outcome(lambda T: eval(code, {"T": T}))  # noqa: S307 - fixed test code
@@ -312,4 +318,32 @@ def test_setitem_picking_nothing_backward(index):
         exec(f"x[{index}] = 0.5", {"T": T, "x": x})  # noqa: S102 - fixed test code
         x.sum().backward()
         return x
+    same_outcome(fn)
+
+
+@pytest.mark.parametrize("code, shapes", [
+    ("T.maximum(a, b)", [(2, 2), (3, 1, 2)]), ("T.minimum(a, b)", [(2, 2), (3, 1, 2)]),
+    ("T.fmax(a, b)", [(2, 2), (3, 1, 2)]), ("T.atan2(a, b)", [(2, 2), (3, 1, 2)]),
+    ("T.hypot(a, b)", [(2, 2), (3, 1, 2)]), ("T.xlogy(a, b)", [(2, 2), (3, 1, 2)]),
+    ("T.remainder(a, b)", [(2, 2), (3, 1, 2)]), ("T.fmod(a, b)", [(2, 2), (3, 1, 2)]),
+    ("T.logaddexp(a, b)", [(2, 2), (3, 1, 2)]), ("a ** b", [(2, 2), (3, 1, 2)]),
+    ("T.dist(a, b)", [(2, 2), (3, 1, 2)]), ("a * b", [(2, 2), (3, 1, 2)]),
+    ("T.mm(a, b)", [(2, 3), (3, 4)]), ("T.mv(a, b)", [(3, 3), (3,)]),
+    ("T.bmm(a, b)", [(2, 2, 3), (2, 3, 4)]), ("T.cdist(a, b)", [(2, 3), (4, 3)]),
+    ("T.lerp(a, b, c)", [(2,), (3, 1), (4, 1, 1)]),
+    ("T.addcmul(a, b, c)", [(2,), (3, 1), (4, 1, 1)]),
+    ("T.clamp(a, b, c)", [(2,), (3, 1), (4, 1, 1)]),
+])
+def test_saved_inputs_unpacked_by_name(code, shapes):
+    """With every saved input edited in place, torch's error names the first of them in the
+    order of their names (its generated backward unpacks them so): ``other`` before
+    ``self``, ``mat2`` before ``self``, ``end`` before ``self``."""
+    def fn(T):
+        names = "abc"[:len(shapes)]
+        env = {n: _leaf(T, s, grad=True, seed=i) for i, (n, s) in enumerate(zip(names, shapes))}
+        y = eval(code, {"T": T, **env})  # noqa: S307 - fixed test code
+        with T.no_grad():
+            for t in env.values():
+                t.add_(1)
+        y.sum().backward()
     same_outcome(fn)

@@ -377,7 +377,7 @@ def clamp_max(input, max):
 
 
 def fmod(input, other):
-    return apply(P.fmod, input, other)
+    return P.fmod_any(input, other)
 
 
 def remainder(input, other):

@@ -872,10 +872,10 @@ class Tensor(TensorBase):
         return P.clamp_one_bound(self, "max", max, in_place=True)
 
     def fmod(self, other):
-        return apply(P.fmod, self, other)
+        return P.fmod_any(self, other)
 
     def fmod_(self, other):
-        return apply_(P.fmod, self, other)
+        return apply_(P.fmod_tensor if isinstance(other, TensorBase) else P.fmod, self, other)
 
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
         return apply(P.nan_to_num, self, nan=nan, posinf=posinf, neginf=neginf)

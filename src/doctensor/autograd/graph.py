@@ -314,6 +314,27 @@ def release_saved(saved):
             saved[name] = _RELEASED
 
 
+# Note [unpack order]
+# torch's generated backward functions unpack every saved input in the order of the inputs'
+# names, then the saved outputs: when several were modified in place, its error names the
+# first in that order (``other`` before ``self`` for maximum, ``mat2`` before ``self`` for
+# mm).  doctensor's formulas read saved values lazily, in their own order; the first stale
+# one found re-checks the node's others in torch's order, on the error path only.
+
+def _unpack_before(node, stale):
+    """Unpack (so check) ``node``'s saved tensors that torch unpacks before ``stale``."""
+    saved = getattr(node, "saved", None)
+    if not isinstance(saved, dict):
+        return
+    order = sorted((s.is_output, name) for name, s in saved.items()
+                   if s.__class__ is SavedTensor and s.value is not None
+                   and s.value is not _RELEASED and s.hooks is None)
+    for _, name in order:
+        if saved[name] is stale:
+            return
+        saved[name].unpack(node)
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved (torch's
     ``torch._C._autograd.SavedTensor``: what ``grad_fn._raw_saved_<name>`` shows).
@@ -360,6 +381,8 @@ class SavedTensor:
                                "out-of-place `.detach()` instead")
         current = value._vc.value
         if current != self.version:
+            if node is not None:
+                _unpack_before(node, self)  # Note [unpack order]
             grad_fn = node if self.is_output else value.grad_fn
             if self.view_fn is not None and self.view_fn() is not None:
                 grad_fn = self.view_fn()  # torch names the view's regenerated node

@@ -250,7 +250,8 @@ _COMPLEX_KERNELS = {
     "MinimumBackward0": RuntimeError("minimum not implemented for complex tensors."),
     "floor_divide": "div_floor_cpu", "RemainderBackward0": "remainder_cpu",
     "RemainderBackward1": "remainder_cpu", "FmodBackward0": "fmod_cpu",
-    "Atan2Backward0": "atan2_cpu", "ErfBackward0": "erf_vml_cpu", "ErfcBackward0": "erfc_vml_cpu",
+    "FmodBackward1": "fmod_cpu", "Atan2Backward0": "atan2_cpu", "ErfBackward0": "erf_vml_cpu",
+    "ErfcBackward0": "erfc_vml_cpu",
 }
 
 
@@ -582,11 +583,15 @@ def apply_(op, self, *args, write=None, **attrs):
     node = _node(op, inputs, attrs, originals) if grad else None
     if write is None:
         data = self._data
-        kwargs = {**attrs, "out": data} if out_param else attrs
         forward = op.cpu_forward if self._backend is numpy_cpu else op.forward
-        out = QUIET.run(forward, self._backend.xp, *arrays, **kwargs)
-        if out is not data:
-            data[...] = out
+        if op.kind == "pointwise" and self._backend.xp is np and _overlapping_itself(data) \
+                and getattr(arrays[0], "dtype", None) == data.dtype:
+            QUIET.run(_write_in_turn, forward, self._backend.xp, data, arrays, attrs)
+        else:
+            kwargs = {**attrs, "out": data} if out_param else attrs
+            out = QUIET.run(forward, self._backend.xp, *arrays, **kwargs)
+            if out is not data:
+                data[...] = out
     else:
         write()
     self._bump_version()  # Note [inference mode]: raises after the write, as torch does
@@ -651,6 +656,63 @@ def check_overlap(op, t):
                   f"e.g. tensor[{example} (Triggered internally at /__w/pytorch/pytorch/aten/"
                   f"src/ATen/native/TensorAdvancedIndexing.cpp:{line}.)", UserWarning,
                   stacklevel=4)
+
+
+# Note [writing into overlapping memory]
+# A view whose elements share memory without a zero stride (``unfold`` with a step below its
+# size) passes torch's overlap check (too hard to tell), and its TensorIterator then reads and
+# writes element after element: a location seen twice is updated twice, the second time from
+# the first result (``x.unfold(0, 2, 1).add_(1)`` adds 2 to the inner elements).  NumPy would
+# compute every result from the old values.  So such a write goes in rounds: round k updates
+# each location for the k-th time it comes in torch's order (dims by falling stride), from
+# the values the previous round left; the locations of one round are distinct.  (An operand
+# of another dtype makes torch compute into a temporary and copy it back: NumPy's way.
+# torch's vectorized inner loops, over 16 or more contiguous elements, read ahead of their
+# writes: not reproduced.)
+
+def _overlapping_itself(data):
+    """Whether two elements of the array share memory (strides all positive)."""
+    if data.flags.c_contiguous or data.flags.f_contiguous or data.size < 2:
+        return False
+    extent = 0
+    for stride, n in sorted((s, n) for s, n in zip(data.strides, data.shape) if n > 1):
+        if stride <= extent or stride <= 0:
+            return len(np.unique(_offsets(data)[0])) < data.size
+        extent += (n - 1) * stride
+    return False
+
+
+def _offsets(data):
+    """Each element's offset (elements) from the first, in torch's iteration order."""
+    order = np.argsort([-s for s in data.strides], kind="stable")
+    offsets = np.zeros((), np.int64)
+    for d in order:
+        offsets = np.add.outer(offsets, np.arange(data.shape[d]) * (data.strides[d] //
+                                                                      data.itemsize))
+    return offsets.reshape(-1), order
+
+
+def _write_in_turn(forward, xp, data, arrays, attrs):
+    """``data`` (overlapping itself) updated in place by ``forward``, element after element
+    in torch's order (Note [writing into overlapping memory])."""
+    offsets, order = _offsets(data)
+    n = offsets.size
+    first = np.empty(n, np.int64)  # the first position of each position's location
+    sorter = np.argsort(offsets, kind="stable")
+    new = np.r_[True, offsets[sorter][1:] != offsets[sorter][:-1]]
+    first[sorter] = np.maximum.accumulate(np.where(new, np.arange(n), 0))
+    rank = np.empty(n, np.int64)
+    rank[sorter] = np.arange(n) - first[sorter]
+    span = int(offsets.max()) + 1
+    flat = np.lib.stride_tricks.as_strided(data, (span,), (data.itemsize,))
+    others = [a if not isinstance(a, np.ndarray) or not a.ndim else
+              np.broadcast_to(a, data.shape).transpose(order).reshape(-1) for a in arrays[1:]]
+    for k in range(int(rank.max()) + 1):
+        at = np.flatnonzero(rank == k)
+        where = offsets[at]
+        current = flat[where].astype(arrays[0].dtype, copy=False)
+        picked = [o[at] if isinstance(o, np.ndarray) and o.ndim else o for o in others]
+        flat[where] = forward(xp, current, *picked, **attrs)
 
 
 def check_partial_overlap(out, tensors, full=False):

@@ -8,8 +8,16 @@ import numpy as np
 from .. import _dtypes
 from .._strides import broadcast_shapes, contiguous_strides, iter_output_strides
 from .._tensor_base import TensorBase, empty_strides
+from ..autograd.views import check_inplace
 from ..device import CPU
-from ._dispatch import apply, apply_, check_partial_overlap, check_same_device
+from ._dispatch import (
+    DIFFERENTIABLE,
+    apply,
+    apply_,
+    check_partial_overlap,
+    check_same_device,
+    needs_grad,
+)
 from ._layout import element_strides, layout_as, preserve_layout
 from ._registry import declare
 from .creation import full
@@ -157,13 +165,16 @@ def getitem(t, idx):
 # more advanced index, gives (2, 3).  ``split_advanced`` does step one; NumPy's own rules
 # for an index made of arrays and full slices only are torch's for step two.
 
-def split_advanced(t, idx):
+def split_advanced(t, idx, before_count_error=None):
     """(the view left by the basic items of ``idx``, the index tensors at the dims of that
-    view torch records them at, ``:`` between them)."""
+    view torch records them at, ``:`` between them).  ``before_count_error(view)``: the
+    checks torch makes before it counts the index tensors (those of ``index_put_``)."""
     advanced = []
     view = basic_view(t, idx, alias=False, advanced=advanced)
     got = advanced[-1][0] + 1  # (the length of torch's list of index tensors)
     if got > view._data.ndim:
+        if before_count_error is not None:
+            before_count_error(view)
         raise IndexError(f"too many indices for tensor of dimension {view._data.ndim} (got "
                          f"{got})")
     rest, dim = [], 0
@@ -499,7 +510,10 @@ def copy_to(dst, value):
 
 
 def _index_put_inplace(t, idx, value):
-    t, idx = split_advanced(t, idx)  # Note [advanced indexing]
+    def autograd_checks(view):  # (autograd's, before index_put_'s kernel counts the indices)
+        if view._data.dtype.kind in DIFFERENTIABLE and needs_grad((view, value)):
+            check_inplace(view)
+    t, idx = split_advanced(t, idx, autograd_checks)  # Note [advanced indexing]
     check_masks(t, idx)
     if isinstance(value, TensorBase) and value._data.ndim and value._data.shape[0] == 1:
         value = value.view(_without_leading_ones(value._data.shape))  # (as torch's set_item)

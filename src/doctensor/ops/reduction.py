@@ -20,7 +20,7 @@ from .._argparser import type_name
 from .._dtypes import _BY_NP, bool_, get_default_dtype, int64
 from .._exact.cascade_sum import same_layout as _same_layout
 from .._exact.cascade_sum import torch_prod, torch_sum
-from .._exact.moments import WELFORD_MAX, var_all, welford_var
+from .._exact.moments import var_all, welford_reproduced, welford_var
 from .._exact.norms import vector_norm as exact_norm
 from ..autograd.grad_mode import GradMode
 from ._dispatch import apply
@@ -340,14 +340,14 @@ def _var_std_cpu(op, take_sqrt):
     """torch's CPU var/std: a one-number result of float32/float64 in torch's two passes
     (Note [variance of a whole tensor]); otherwise torch accumulates in double (Welford), so
     float32 and half precision results are NumPy's float64 ones, rounded, and float64 ones
-    Welford's own (Note [Welford's variance]; past WELFORD_MAX elements an output, NumPy's
-    order: the last bits may differ)."""
+    Welford's own (Note [Welford's variance]; past its time budget, NumPy's order: the last
+    bits may differ)."""
     def forward(xp, a, dims=None, correction=1, keepdim=False):
         out_shape = [1 if dims is None or d in dims else n for d, n in enumerate(a.shape)]
         if a.dtype not in _FLOATS or not a.size:
             return op.forward(xp, a, dims=dims, correction=correction, keepdim=keepdim)
         if a.dtype == np.float64 and math.prod(out_shape) != 1:
-            if _reduced_numel(a.shape, dims) > WELFORD_MAX:
+            if not welford_reproduced(a.shape, dims):
                 return op.forward(xp, a, dims=dims, correction=correction, keepdim=keepdim)
             out = welford_var(a, dims, correction, take_sqrt)[0]
             return out.reshape(out_shape if keepdim else

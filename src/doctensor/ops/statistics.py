@@ -17,7 +17,7 @@ from .. import _strides as S
 from .._argparser import check_keywords
 from .._dtypes import _BY_NP, bfloat16, bool_, float64, int64
 from .._exact.cascade_sum import same_layout, torch_sum
-from .._exact.moments import WELFORD_MAX, welford_var
+from .._exact.moments import welford_reproduced, welford_var
 from .._exact.ties import introsort, quickselect
 from .._tensor_base import TensorBase
 from ._dispatch import apply, apply_
@@ -194,11 +194,10 @@ def _welford_mean(xp, a, dims, keepdim):
 
 def _welford_pair(a, dims, correction, keepdim, take_sqrt):
     """float64 var_mean / std_mean as torch computes both, Welford's steps (Note [Welford's
-    variance]); None for other dtypes (rounding hides the order) and for outputs of more
-    than WELFORD_MAX elements."""
+    variance]); None for other dtypes (rounding hides the order) and past Welford's time
+    budget."""
     reduced = range(a.ndim) if dims is None else dims
-    if a.dtype != np.float64 or not a.size or math.prod(
-            a.shape[d] for d in reduced) > WELFORD_MAX:
+    if a.dtype != np.float64 or not a.size or not welford_reproduced(a.shape, dims):
         return None
     shape = [1 if d in reduced else n for d, n in enumerate(a.shape)] if keepdim else \
         [n for d, n in enumerate(a.shape) if d not in reduced]
