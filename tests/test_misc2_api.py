@@ -412,6 +412,48 @@ def test_dlpack_torch_shares_memory():
     assert ours[0, 0].item() == -1.0
 
 
+@pytest.mark.skipif(doctensor.backends.cuda_mode() != "cupy",
+                    reason="needs CuPy and a GPU (checked on the GPU draw)")
+def test_dlpack_cupy_shares_memory():
+    import cupy
+
+    x = doctensor.arange(6.0, device="cuda").reshape(2, 3)
+    c = cupy.from_dlpack(x)
+    c[1, 2] = 50.0
+    assert x[1, 2].item() == 50.0
+    back = doctensor.from_dlpack(c)
+    assert back.device.type == "cuda" and back.stride() == x.stride()
+    back[0, 0] = -3.0
+    assert float(c[0, 0]) == -3.0 and x[0, 0].item() == -3.0
+    if torch.cuda.is_available():
+        theirs = torch.from_dlpack(x)
+        theirs[0, 1] = 7.0
+        assert x[0, 1].item() == 7.0
+        t = torch.arange(3.0, device="cuda")
+        doctensor.from_dlpack(t)[2] = 9.0
+        assert t[2].item() == 9.0
+
+
+class _CudaProducer:
+    """A DLPack producer that says its memory is on CUDA device 0."""
+
+    def __dlpack__(self, **_):
+        raise AssertionError("not to be read without a GPU")
+
+    def __dlpack_device__(self):
+        return 2, 0
+
+
+@pytest.mark.skipif(doctensor.backends.cuda_mode() != "emulate",
+                    reason="the emulated CUDA device only")
+def test_dlpack_cuda_producer_without_gpu():
+    """CUDA memory cannot become an emulated CUDA tensor (nor can one be exported)."""
+    with pytest.raises(RuntimeError, match="needs CuPy and a GPU"):
+        doctensor.from_dlpack(_CudaProducer())
+    with pytest.raises(BufferError, match="only CPU tensors"):
+        doctensor.ones(2, device="cuda").__dlpack__()
+
+
 DLPACK_ERRORS = {
     "requires grad": lambda T: T.ones(2, requires_grad=True).__dlpack__(),
     "conjugate bit": lambda T: T.ones(2, dtype=T.complex64).conj().__dlpack__(),

@@ -2395,9 +2395,16 @@ def _writable(array):
     return np.ndarray(array.shape, array.dtype, buffer=memory, strides=array.strides)
 
 
+_DL_CUDA = 2  # DLPack's kDLCUDA
+
+
 def from_dlpack(ext_tensor, *, device=None, copy=None):
     """A tensor sharing the memory of a DLPack producer (a NumPy array, a torch tensor, a
-    capsule from ``to_dlpack``): writes through either side show in the other."""
+    capsule from ``to_dlpack``; a CuPy array or CUDA torch tensor on a GPU, through CuPy):
+    writes through either side show in the other."""
+    if hasattr(ext_tensor, "__dlpack_device__") and \
+            ext_tensor.__dlpack_device__()[0] == _DL_CUDA:
+        return _from_cuda_dlpack(ext_tensor, device, copy)
     if not hasattr(ext_tensor, "__dlpack__"):
         if type(ext_tensor).__name__ != "PyCapsule":
             raise RuntimeError("from_dlpack received an invalid capsule. Note that DLTensor "
@@ -2405,6 +2412,22 @@ def from_dlpack(ext_tensor, *, device=None, copy=None):
                                "constructed a tensor from it once.")
         ext_tensor = _Capsule(ext_tensor)
     out = creation.from_numpy(_writable(np.from_dlpack(ext_tensor, copy=copy)))
+    return out if device is None else out.to(device)
+
+
+def _from_cuda_dlpack(ext_tensor, device, copy):
+    """A CUDA producer's memory as a ``cuda`` tensor: CuPy reads it (written for the GPU
+    draw, never run on one yet)."""
+    from ._tensor_base import wrap
+    from .backends import cuda_backend
+
+    backend = cuda_backend()
+    if not backend.is_real_gpu:
+        raise RuntimeError("doctensor: a CUDA DLPack tensor needs CuPy and a GPU; the "
+                           "emulated CUDA device holds no device memory")
+    array = backend.xp.from_dlpack(ext_tensor) if copy is None else \
+        backend.xp.from_dlpack(ext_tensor, copy=copy)
+    out = wrap(Tensor, array, device_cls("cuda", ext_tensor.__dlpack_device__()[1]), backend)
     return out if device is None else out.to(device)
 
 

@@ -2177,13 +2177,18 @@ class Tensor(TensorBase):
         return joining.cat([found, padding])
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """Export for DLPack consumers (``numpy.from_dlpack``, ``torch.from_dlpack``): the
-        same memory, no copy (CPU only: emulated CUDA memory is no device memory)."""
+        """Export for DLPack consumers (``numpy.from_dlpack``, ``torch.from_dlpack``,
+        ``cupy.from_dlpack``): the same memory, no copy.  A CUDA tensor on CuPy exports its
+        CuPy array's (written for the GPU draw, never run on one yet); emulated CUDA memory is
+        no device memory and is not exported."""
         if self._requires_grad:
             raise BufferError("Can't export tensors that require gradient, use "
                               "tensor.detach()")
         if self.is_conj():
             raise BufferError("Can't export tensors with the conjugate bit set")
+        if self._backend.is_real_gpu:
+            return self._data.__dlpack__(stream=stream, max_version=max_version,
+                                         dl_device=dl_device, copy=copy)
         if self._device.type != "cpu":
             raise BufferError("doctensor: only CPU tensors can be exported through DLPack")
         if stream is not None and stream != -1:
