@@ -40,12 +40,6 @@ def _half_terms(T, x):
     return T.tensor([[2.177734375], [0.62939453125]], dtype=x.dtype, device=x.device)
 
 
-# torch's "Function ScatterAddBackward0 returned an invalid gradient at index 1 - ..." counts
-# the node's edges, which torch makes for floating inputs only; doctensor's nodes have an edge
-# per input (the index tensor too), so it says "index 2"
-_EDGE_INDEX = "the invalid-gradient error names src as input 1 in torch, 2 in doctensor"
-
-
 def _s(x):
     """The 0-d tensor of a one-element sample, its gradient flowing back."""
     return x.reshape(())
@@ -91,7 +85,7 @@ GATHERING = [
            [((3, 4), (4, 5)), (((3, 4), "T"), (3, 4))], dtypes=DTYPES),
     OpInfo("ScatterAddBackward0", "scatter_add_src_larger_grad",
            lambda T, x, s: x.scatter_add(1, _ix(T, x, G1), s), [((3, 4), (4, 5))],
-           dtypes=FLOATS, xfail=_EDGE_INDEX),
+           dtypes=FLOATS),
     OpInfo("ScatterAddBackward0", "scatter_add_dim0_int32",
            lambda T, x, s: T.scatter_add(x, 0, _ix(T, x, G0, "int32"), s),
            [((3, 4), (2, 2)), (((3, 4), "step"), (2, 2))], dtypes=DTYPES),
@@ -127,7 +121,7 @@ GATHERING = [
            [((3, 4), (4, 5)), (((3, 4), "T"), (3, 4))]),
     OpInfo("ScatterBackward0", "scatter_src_larger_grad",
            lambda T, x, s: x.scatter(1, _ix(T, x, S1), s), [((3, 4), (4, 5))],
-           dtypes=FLOATS, xfail=_EDGE_INDEX),
+           dtypes=FLOATS),
     OpInfo("ScatterBackward0", "scatter_src_dim0_int32",
            lambda T, x, s: T.scatter(x, 0, _ix(T, x, [[2, 0, 1]], "int32"), s),
            [((3, 4), (1, 3)), (((3, 4), "step"), (1, 3))]),
@@ -139,8 +133,7 @@ GATHERING = [
     OpInfo("ScatterBackward0", "scatter_src_0d_index",
            lambda T, x, s: x.scatter(0, _ix(T, x, 2), _s(s)), [((3,), (1,))]),
     OpInfo("ScatterBackward0", "scatter_src_0d_index_1d_src",
-           lambda T, x, s: x.scatter(0, _ix(T, x, 0), s), [((1,), (1,))], dtypes=FLOATS,
-           xfail=_EDGE_INDEX),
+           lambda T, x, s: x.scatter(0, _ix(T, x, 0), s), [((1,), (1,))], dtypes=FLOATS),
     OpInfo("ScatterBackward0", "scatter_src_errors",
            lambda T, x, s: x.scatter(1, _ix(T, x, [[0, 5]]), s),
            [((3, 4), (3, 3)), ((3, 4), (1, 1))]),

@@ -18,6 +18,12 @@ replaces the exception; otherwise the exception stands.  The parse follows torch
     >>> torch.ones(2).add("a")
     Traceback (most recent call last):
     TypeError: add(): argument 'other' (position 1) must be Tensor, not str
+
+A call that doctensor would carry out and torch's parser refuses (``triu(True)``) is made to
+fail where the argument is used, by a class test that costs a valid call a few nanoseconds
+(``x.__class__ is not int``: ``_strides.as_int``, ``reduction.check_keepdim``); the wrapper
+then words the parser's error.  ``called_error`` words the errors of the calls that torch's
+Python code makes (``Tensor.split`` calls ``split`` or ``split_with_sizes``: ``CALLED``).
 """
 
 import functools
@@ -29,14 +35,15 @@ from types import FunctionType
 import numpy as np
 
 from ._dtypes import dtype as _dtype
-from ._signatures import FUNCTIONS, METHODS
+from ._signatures import CALLED, FUNCTIONS, METHODS
 from ._strides import memory_format as _memory_format
 from ._tensor_base import TensorBase
 from ._typeinfo import layout as _layout
 from .device import device as _device
 from .size import Size
 
-__all__ = ["checked", "check_methods", "check_functions", "check_keywords", "NUMBERS_AS_TENSORS"]
+__all__ = ["checked", "check_methods", "check_functions", "check_keywords", "called_error",
+           "NUMBERS_AS_TENSORS"]
 
 # the type names torch prints for a parameter's type (FunctionParameter::type_name)
 _SHOWN = {"Tensor": "Tensor", "Scalar": "Number", "int64_t": "int", "SymInt": "int",
@@ -470,13 +477,20 @@ def check_keywords(fname, *params):
     (``Tensor.unique`` calls ``_unique2(input, sorted=..., return_inverse=...)``): the
     TypeError for the first of ``params`` (``("Type name", value)`` pairs, in the signature's
     order, or ``("Type name", value, position)`` for one passed by position) of a type it
-    does not take.  None passes (an optional argument)."""
+    does not take.  None passes where the type is optional (``int64_t? dim``)."""
     for text, value, *position in params:
         param = Param(text, keyword_only=True, numbers_as_tensors=False)
-        if value is not None and not _accepts(param, value, 0):
+        if not (value is None and param.allow_none or _accepts(param, value, 0)):
             where = f" (position {position[0]})" if position else ""
             raise TypeError(f"{fname}(): argument '{param.name}'{where} must be "
                             f"{_SHOWN[param.kind]}, not {type_name(value)}")
+
+
+def called_error(name, *args, **kwargs):
+    """The TypeError torch's parser raises where torch's Python code calls the function
+    ``name`` (``CALLED``) with ``args`` and ``kwargs`` (None where they parse):
+    ``Tensor.split(True)`` calls ``split(self, True, 0)``."""
+    return Parser(CALLED[name]).diagnose(args, kwargs)
 
 
 # -- the hook ----------------------------------------------------------------------------------

@@ -8,12 +8,15 @@ Data, not code, generated from the torchgen that ships with torch 2.13
 (``torchgen/packaged/autograd/gen_python_functions.py``: ``load_signatures`` of the native
 functions it binds, ``group_overloads`` per name, ``signature_str(symint=True)``), for the
 names torch binds in C (not torch/_tensor.py's or torch/functional.py's Python functions);
-``copy_``, ``nonzero``, ``tensor`` and ``as_tensor``, which torch binds by hand, are copied
-from its bindings.  ``tests/test_bad_input.py::test_signature_table_is_torchs`` checks every
-entry against torch.
+``copy_``, ``nonzero``, ``to``, ``tensor`` and ``as_tensor``, which torch binds by hand, are
+copied from its bindings.  ``CALLED``: functions that torch's Python code calls with arguments
+of its own (``Tensor.split`` calls ``_VF.split(self, split_size, dim)``, ``torch.norm``
+``linalg.vector_norm``).
+``tests/test_bad_input.py::test_signature_table_is_torchs`` checks every entry of ``METHODS``
+and ``FUNCTIONS`` against torch.
 """
 
-__all__ = ["METHODS", "FUNCTIONS"]
+__all__ = ["METHODS", "FUNCTIONS", "CALLED"]
 
 METHODS = {
     "abs": (),
@@ -275,6 +278,7 @@ METHODS = {
     "expm1_": (),
     "exponential_": ("exponential_(double lambd=1, *, Generator? generator=None)",),
     "fill_": ("fill_(Tensor value)", "fill_(Scalar value)"),
+    "flatten": ("flatten(int64_t start_dim=0, int64_t end_dim=-1)",),
     "flip": ("flip(IntArrayRef dims)",),
     "floor": (),
     "floor_": (),
@@ -558,6 +562,14 @@ METHODS = {
     "tanh": (),
     "tanh_": (),
     "tile": ("tile(SymIntArrayRef dims)",),
+    "to": (
+        "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, "
+        "*, MemoryFormat? memory_format=None)",
+        "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
+        "MemoryFormat? memory_format=None)",
+        "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, "
+        "MemoryFormat? memory_format=None)",
+    ),
     "topk": ("topk(SymInt k, int64_t dim=-1, bool largest=True, bool sorted=True)",),
     "trace": (),
     "transpose": ("transpose(int64_t dim0, int64_t dim1)",),
@@ -862,6 +874,7 @@ FUNCTIONS = {
         "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)",
     ),
     "fill": ("fill(Tensor input, Tensor value)", "fill(Tensor input, Scalar value)"),
+    "flatten": ("flatten(Tensor input, int64_t start_dim=0, int64_t end_dim=-1)",),
     "flip": ("flip(Tensor input, IntArrayRef dims)",),
     "floor": ("floor(Tensor input, *, Tensor out=None)",),
     "floor_divide": (
@@ -1384,5 +1397,19 @@ FUNCTIONS = {
         "zeros_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, "
         "Layout? layout=None, Device? device=None, bool? pin_memory=False, "
         "bool? requires_grad=False)",
+    ),
+}
+
+CALLED = {
+    "linalg_vector_norm": (
+        "linalg_vector_norm(Tensor input, Scalar ord=2, IntArrayRef[1]? dim=None, "
+        "bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)",
+    ),
+    "split": (
+        "split(Tensor input, SymInt split_size, int64_t dim=0)",
+        "split(Tensor input, SymIntArrayRef split_size, int64_t dim=0)",
+    ),
+    "split_with_sizes": (
+        "split_with_sizes(Tensor input, SymIntArrayRef split_sizes, int64_t dim=0)",
     ),
 }

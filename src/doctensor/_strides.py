@@ -1,9 +1,10 @@
 """Pure shape / stride / broadcast arithmetic, with torch's error messages."""
 
 import math
+import operator
 
 __all__ = ["contiguous_strides", "broadcast_shapes", "view_strides", "infer_size", "wrap_dim",
-           "expand_strides", "is_contiguous", "is_non_overlapping_and_dense",
+           "as_int", "expand_strides", "is_contiguous", "is_non_overlapping_and_dense",
            "infer_dense_strides", "preserve_strides", "memory_format", "contiguous_format",
            "preserve_format", "channels_last", "channels_last_3d"]
 
@@ -297,11 +298,26 @@ def preserve_strides(shape, strides):
 
 def wrap_dim(dim, ndim):
     """Wrap a possibly negative dim; a 0-d tensor accepts dims -1 and 0 as torch does."""
+    if dim.__class__ is not int:
+        dim = as_int(dim)
     n = max(ndim, 1)
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                          f"but got {dim})")
     return dim % n
+
+
+def as_int(value, name="dim"):
+    """An argument ``name`` given as no Python int: what its ``__index__`` gives (a NumPy
+    integer, an integer tensor of one element); a TypeError for what torch's parser takes for
+    no int (a bool, a float, a tensor of floats), which the wrapper of ``_argparser.checked``
+    words as torch does (``triu(True)``).  Called where ``value.__class__ is not int``."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"argument '{name}' must be int, not {type(value).__name__}")
 
 
 def expand_strides(shape, strides, sizes):

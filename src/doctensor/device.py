@@ -26,6 +26,8 @@ class device:
             if not idx.isdigit():
                 raise RuntimeError(f"Invalid device string: '{type}:{idx}'")
             index = int(idx)
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
         if type not in ("cpu", "cuda", "meta"):
             raise RuntimeError(
                 "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "

@@ -206,6 +206,9 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
     dtype = creation.dtype_arg("randint", dtype)
     if size is None:
         low, high, size = 0, low, high
+    if not isinstance(size, (tuple, list)):  # (the wrapper of _argparser.checked words it)
+        raise TypeError(f"randint(): argument 'size' must be tuple of ints, not "
+                        f"{type(size).__name__}")
     return random_ops.randint(low, high, tuple(size), generator, dtype, device, requires_grad)
 
 
@@ -484,11 +487,11 @@ def trace(input):
 
 
 def tril(input, diagonal=0):
-    return apply(gathering.tril_op, input, diagonal=diagonal)
+    return gathering.triangle("tril", input, diagonal)
 
 
 def triu(input, diagonal=0):
-    return apply(gathering.triu_op, input, diagonal=diagonal)
+    return gathering.triangle("triu", input, diagonal)
 
 
 def floor(input):

@@ -239,7 +239,8 @@ class Tensor(TensorBase):
         def keep(grad):
             t = ref()
             if t is not None and grad is not None:
-                t._grad = grad.detach().clone() if t._grad is None else t._grad + grad.detach()
+                t._grad = creation.clone(grad.detach(), "contiguous") if t._grad is None else \
+                    t._grad + grad.detach()  # (torch's clone: contiguous, not preserved)
         self.grad_fn._retains_grad()[self._output_nr] = keep
 
     def register_hook(self, hook):
@@ -476,7 +477,7 @@ class Tensor(TensorBase):
         return apply(V.view, self, size=tuple(other.shape))
 
     def reshape(self, *shape):
-        return V.reshape(self, *shape)
+        return V.reshape(self, _required(shape, "reshape", "shape"))
 
     def reshape_as(self, other):
         return V.reshape(self, tuple(other.shape))
@@ -523,7 +524,7 @@ class Tensor(TensorBase):
     moveaxis = movedim
 
     def expand(self, *sizes):
-        return V.expand_to(self, _size_args(sizes))
+        return V.expand_to(self, _required(sizes, "expand", "size"))
 
     def expand_as(self, other):
         return V.expand_to(self, tuple(other.shape))
@@ -1062,11 +1063,11 @@ class Tensor(TensorBase):
         return reduction.norm(self, p, dim, keepdim, dtype)
 
     @numpy_names
-    def cumsum(self, dim, dtype=None):
+    def cumsum(self, dim, *, dtype=None):
         return reduction.cumsum(self, dim, dtype)
 
     @numpy_names
-    def cumprod(self, dim, dtype=None):
+    def cumprod(self, dim, *, dtype=None):
         return reduction.cumprod(self, dim, dtype)
 
     @numpy_names
@@ -1159,10 +1160,10 @@ class Tensor(TensorBase):
         return gathering.diag(self, diagonal)
 
     def tril(self, diagonal=0):
-        return apply(gathering.tril_op, self, diagonal=diagonal)
+        return gathering.triangle("tril", self, diagonal)
 
     def triu(self, diagonal=0):
-        return apply(gathering.triu_op, self, diagonal=diagonal)
+        return gathering.triangle("triu", self, diagonal)
 
     def tril_(self, diagonal=0):
         return gathering.triangle("tril", self, diagonal, in_place=True)

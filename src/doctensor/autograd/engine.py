@@ -147,10 +147,12 @@ def run_backward(tensors, grads, retain_graph, create_graph, inputs=None, accumu
             grads_in = buffers.pop(node)
             if needed is not None:
                 if node not in needed:
-                    if node in targets:  # Note [hook order]: captured after tensor hooks
+                    # torch still calls the tensor hooks of a capture point and of the one
+                    # root it starts from (no GraphRoot then); Note [hook order]: captured after
+                    if node in targets or len(roots) == 1 and node is roots[0]:
                         grads_in = node._pre(grads_in)
-                        for nr, i in targets[node]:
-                            captured[i] = grads_in[nr]
+                    for nr, i in targets.get(node, ()):
+                        captured[i] = grads_in[nr]
                     node = None
                     continue
                 for nr, i in targets.get(node, ()):

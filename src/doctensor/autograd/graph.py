@@ -125,7 +125,7 @@ class Node:
                 for fn in list(fns.values()):
                     new = fn(grads[nr])
                     if new is not None:
-                        grads[nr] = new
+                        grads[nr] = _hook_result(fn, grads[nr], new)
         extra = self._extra
         if extra is not None and extra.retains:
             for nr, fn in extra.retains.items():
@@ -156,6 +156,21 @@ class Node:
                             f"number of values (got {len(new)}, but expected {len(out)})")
                     out = new
         return out
+
+
+def _hook_result(fn, old, new):
+    """A tensor hook's new gradient, checked as torch checks it (the same type and size)."""
+    if old is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
+    if not isinstance(new, _tensor_base.TensorBase):
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    name = getattr(fn, "__name__", "<unknown>")
+    if type_string(new) != type_string(old):
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"{type_string(old)} got {type_string(new)})")
+    if new.shape != old.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    return new
 
 
 class _NodeExtra:
@@ -197,6 +212,8 @@ class AccumulateGrad(Node):
     def apply(self, grads):
         new = grads[0]
         var = self.variable
+        if new is not None and var._grad_fn is not None:  # (written in place since: no leaf)
+            raise RuntimeError("leaf variable has been moved into the graph interior")
         if new is None or not var._requires_grad:  # (a leaf since told not to: torch skips it)
             return ()
         if var._grad is None:

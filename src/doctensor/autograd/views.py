@@ -430,10 +430,14 @@ def _regenerate(view):
     node._saved_size = tuple(view._data.shape)
     node._saved_stride = view.stride()
     node._saved_storage_offset = view.storage_offset()
+    old, nr = view._grad_fn, view._output_nr
     view._grad_fn = node
     view._requires_grad = True
     view._output_nr = 0
     view._view_version = view._vc.value
+    keep = old._extra.retains.pop(nr, None) if old is not None and old._extra else None
+    if keep is not None:  # (retain_grad follows the view to its new grad_fn)
+        node._retains_grad()[0] = keep
 
 
 def refresh_view_grad_fn(t):

@@ -445,8 +445,8 @@ def binary(op, operator=True):
 
 def _apply(op, args, attrs):
     """``apply`` beyond its fast path, for an op that is no view."""
-    if GradMode.enabled:  # autograd reads a view's history before the kernel checks anything
-        for a in args:     # (a refused view of a multi-output op raises here, as in torch)
+    if GradMode.enabled and op.backward is not None:  # autograd reads a view's history before
+        for a in args:  # the kernel checks (a refused view of a multi-output op raises here)
             if isinstance(a, TensorBase) and a._creation_meta is not None and a._requires_grad:
                 gradient_edge(a)
     if op.check is not None:

@@ -79,7 +79,8 @@ class OpNode(Node):
 
     def apply(self, grads):
         grad = grads if self.multi else grads[0]
-        if grad is None or (self.multi and all(g is None for g in grads)):
+        if grad is None or (self.multi and all(g is None for g in grads)) or all(
+                fn is None for fn, _ in self.next_functions):  # (no edge: nothing to compute)
             return (None,) * len(self.next_functions)
         outs = self.op.backward(self, grad)
         fitted = None
@@ -95,18 +96,22 @@ class OpNode(Node):
         release_saved(self.saved)
 
 
+_NO_EDGE = frozenset({"index", "indices", "mask", "pivots", "condition"})  # (no derivative)
+
+
 def _fit(node, index, grad, meta):
     """Un-broadcast a gradient to its input's shape and cast it to the input's dtype: the
     one place gradients are un-broadcast; one that cannot be is torch's error (``index``:
-    the input's position; torch's nodes have no edges for integer inputs, so its index can
-    be lower)."""
+    the input's position; torch's nodes have no edges for index and mask inputs, so its
+    index counts the others only)."""
     shape, code = meta
     got = grad._data.shape
     if got != shape:
         lead = len(got) - len(shape)
         if lead < 0 or any(s not in (1, n) for s, n in zip(shape, got[lead:])):
+            edge = sum(name not in _NO_EDGE for name in node.op.inputs[:index])
             raise RuntimeError(f"Function {type(node).__name__} returned an invalid gradient at "
-                               f"index {index} - got [{', '.join(map(str, got))}] but expected "
+                               f"index {edge} - got [{', '.join(map(str, got))}] but expected "
                                f"shape compatible with [{', '.join(map(str, shape))}]")
         grad = grad.sum_to_size(shape)
     if grad._data.dtype.kind == "c" and np.dtype(code).kind != "c":

@@ -21,6 +21,7 @@ from .._strides import (
 from .._tensor_base import TensorBase, _wrap, wrap
 from ..backends import for_device
 from ..device import CPU, as_device
+from ..device import device as _device
 from . import _registry as R
 from ._dispatch import apply, apply_, check_partial_overlap
 from ._layout import copy_as, preserve_layout, strided_zeros
@@ -38,6 +39,7 @@ __all__ = ["new_tensor", "tensor", "full", "full_like", "zeros_like", "from_arra
 DEFAULT_DEVICE = [None]
 
 # the Python types torch takes for a dtype argument
+_NUMBERS = (int, float, bool, complex)
 _PY_DTYPES = {float: _dtypes.float64, int: int64, bool: _dtypes.bool_,
               complex: _dtypes.complex128}
 
@@ -223,6 +225,9 @@ def _size(size):
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     """torch.full: ``size`` filled with ``fill_value`` (dtype inferred from it)."""
+    if fill_value.__class__ not in _NUMBERS and isinstance(fill_value, TensorBase) and \
+            fill_value._data.ndim:  # (torch's parser takes a 0-d tensor only: it words this)
+        raise TypeError(f"argument 'fill_value' must be Number, not {type_name(fill_value)}")
     dtype = dtype or _dtypes.scalar_dtype(fill_value)
     check_requires_grad(dtype, requires_grad)
     device = as_device(device) or DEFAULT_DEVICE[0] or CPU  # Note [default device]
@@ -433,7 +438,7 @@ def from_numpy(array):
     return t
 
 
-def as_tensor(data, dtype=None, device=None):
+def as_tensor(data, *, dtype=None, device=None):
     """Share memory with ``data`` when its dtype and device already fit; copy otherwise."""
     device = as_device(device) or DEFAULT_DEVICE[0]  # Note [default device]
     if isinstance(data, R.Tensor):
@@ -502,17 +507,41 @@ def to(t, device=None, dtype=None, copy=False, non_blocking=False):
     return apply(_to_copy, t, dtype=dtype, device=device, src_device=t._device)
 
 
+def _is_dtype(value):
+    return isinstance(value, _dtypes.dtype) or isinstance(value, type) and value in _PY_DTYPES
+
+
 def convert(t, *args, device=None, dtype=None, copy=False, non_blocking=False,
             memory_format=None):
     """``Tensor.to``'s forms: ``to(dtype)``, ``to(device)``, ``to(device, dtype)``,
-    ``to(other)``; the tensor itself when nothing changes."""
-    for a in args:
-        if isinstance(a, TensorBase):
-            device, dtype = a._device, a.dtype
-        elif isinstance(a, _dtypes.dtype) or isinstance(a, type) and a in _PY_DTYPES:
-            dtype = a
-        elif not isinstance(a, bool) and a is not None:
-            device = a
+    ``to(other)``, each followed by the flags ``non_blocking`` and ``copy``; the tensor itself
+    when nothing changes.  Arguments of no form raise a TypeError that the wrapper of
+    ``_argparser.checked`` words as torch's parser does (``to(True, torch.float32)``)."""
+    if args:
+        first, flags = args[0], args[1:]
+        if isinstance(first, _dtypes.dtype):
+            dtype = first
+        elif isinstance(first, TensorBase):
+            device, dtype = first._device, first.dtype
+        elif first.__class__ is str or first is None or isinstance(
+                first, (_device, int, np.integer)) and first.__class__ is not bool:
+            device = first
+            if flags and first.__class__ is int and flags[0].__class__ is bool:
+                device, dtype = CPU, int64  # to(1, True): the number as a tensor (torch's)
+            elif flags:
+                if not (flags[0] is None or _is_dtype(flags[0])):
+                    raise TypeError("to() received an invalid combination of arguments")
+                dtype, flags = flags[0], flags[1:]
+        elif first.__class__ in _NUMBERS:  # a number as torch wraps it: to(1.5), to(True)
+            dtype = _PY_DTYPES[first.__class__]
+        elif isinstance(first, type) and first in _PY_DTYPES:  # to(float)
+            dtype = first
+        else:
+            raise TypeError("to() received an invalid combination of arguments")
+        if flags:
+            if len(flags) > 2 or any(f.__class__ is not bool for f in flags):
+                raise TypeError("to() received an invalid combination of arguments")
+            copy = flags[-1] if len(flags) == 2 else copy
     if isinstance(dtype, type) and dtype in _PY_DTYPES:  # to(float): float64, as torch's
         dtype = _PY_DTYPES[dtype]
     return to(t, device, dtype, copy)

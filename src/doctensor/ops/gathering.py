@@ -13,9 +13,17 @@ from .. import _strides as S
 from .._argparser import check_keywords
 from .._dtypes import _BY_NP
 from .._tensor_base import TensorBase, warn_once
-from ._dispatch import apply, apply_, check_same_device
+from ..autograd.views import check_inplace
+from ._dispatch import (
+    DIFFERENTIABLE,
+    apply,
+    apply_,
+    check_overlap,
+    check_partial_overlap,
+    check_same_device,
+    needs_grad,
+)
 from ._registry import declare
-from .indexing import index_put
 from .pointwise import where_tensor
 from .views import diagonal_backward
 
@@ -301,8 +309,10 @@ def _check_bounds(idx, d, size):
          function="scatter")
 def _scatter(xp, a, index, src, dim):
     out = a.copy()
-    if index.size:
-        out[_positions(index, dim, max(a.ndim, 1)) if a.ndim else ()] = _cut(src, index)
+    if index.size and a.ndim:
+        out[_positions(index, dim, a.ndim)] = _cut(src, index)
+    elif index.size:  # (every index is 0: the last write wins)
+        out[()] = _cut(src, index).reshape(-1)[-1]
     return out
 
 
@@ -325,35 +335,58 @@ def scatter_value_backward(ctx, grad):
 
 
 def _cut(src, index):
-    """The part of ``src`` that a scatter reads: its leading block of ``index``'s shape."""
-    return src[tuple(slice(0, n) for n in index.shape)] if src.ndim else src
+    """The part of ``src`` that a scatter reads: its leading block of ``index``'s shape (a 0-d
+    index reads one element)."""
+    if not src.ndim:
+        return src
+    part = src[tuple(slice(0, n) for n in index.shape or (1,))]
+    return part if index.ndim else part.reshape(())
 
 
-def _check_scatter(name, t, dim, index, src):
-    """torch's checks of scatter and scatter_add, in its order; returns the wrapped dim."""
+def _size(a, k):
+    """torch's ensure_nonempty_size: a 0-d array's size is 1 at any dim; another's at a dim
+    out of range is torch's IndexError."""
+    return a.shape[S.wrap_dim(k, a.ndim)] if a.ndim else 1
+
+
+def _check_scatter(name, t, dim, index, src, in_place=False):
+    """torch's checks of scatter and scatter_add, in its order (in place: autograd's first,
+    the overlaps before the bounds); returns the wrapped dim."""
     check_same_device([x for x in (t, index, src) if x is not None])
+    if in_place and t._data.dtype.kind in DIFFERENTIABLE and needs_grad((t, src)):
+        check_inplace(t)
+    d = S.wrap_dim(dim, t._data.ndim)
     if index._data.dtype not in _INDEX_KINDS:
         raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
     if src is not None and src._data.dtype != t._data.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    ndim, idx = max(t._data.ndim, 1), index._data
-    d = S.wrap_dim(dim, ndim)
-    if not idx.size:
-        return d
+    idx = index._data
+    if idx.size:  # (torch checks the shapes of a non-empty index only)
+        _check_scatter_shapes(t, d, idx, src)
+    if in_place:
+        check_overlap(_scatter, t)
+        check_partial_overlap(t, [x for x in (index, src) if x is not None], full=True)
+    if idx.size:
+        _check_bounds(idx, d, _size(t._data, d))
+    return d
+
+
+def _check_scatter_shapes(t, d, idx, src):
+    """torch's scatter_shape_check: index as many dims as self (and src), no larger."""
+    ndim = max(t._data.ndim, 1)
     if max(idx.ndim, 1) != ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    shape = t._data.shape or (1,)
-    src_shape = None if src is None else (src._data.shape or (1,))
-    for k in range(ndim):
-        size = (idx.shape or (1,))[k]
-        if k != d and size > shape[k] or src_shape is not None and size > src_shape[k]:
-            raise RuntimeError(
-                f"Expected index {list(idx.shape)} to be no larger than self {list(t.shape)} "
-                f"apart from dimension {d}" + ("" if src is None else
-                                               f" and to be no larger size than src "
-                                               f"{list(src.shape)}"))
-    _check_bounds(idx, d, shape[d])
-    return d
+    wrong = any(k != d and _size(idx, k) > _size(t._data, k) for k in range(ndim))
+    if not wrong and src is not None:  # (src's sizes read at self's dims: maybe out of range)
+        wrong = any(_size(idx, k) > _size(src._data, k) for k in range(ndim))
+    if src is not None and max(src._data.ndim, 1) != max(idx.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if wrong:
+        raise RuntimeError(
+            f"Expected index {list(idx.shape)} to be no larger than self {list(t.shape)} "
+            f"apart from dimension {d}" + ("" if src is None else
+                                           f" and to be no larger size than src "
+                                           f"{list(src.shape)}"))
 
 
 def scatter(t, dim, index, src=None, value=None, reduce=None, in_place=False):
@@ -363,7 +396,7 @@ def scatter(t, dim, index, src=None, value=None, reduce=None, in_place=False):
         raise NotImplementedError("doctensor's scatter takes no reduce: use scatter_add")
     if src is not None and not isinstance(src, TensorBase):
         src, value = None, src
-    d = _check_scatter("scatter", t, dim, index, src)
+    d = _check_scatter("scatter", t, dim, index, src, in_place)
     if src is None:
         return _run(_scatter_value, in_place, t, index, dim=d, value=value)
     return _run(_scatter, in_place, t, index, src, dim=d)
@@ -371,7 +404,7 @@ def scatter(t, dim, index, src=None, value=None, reduce=None, in_place=False):
 
 def scatter_add(t, dim, index, src, in_place=False):
     """``t`` with ``src[i][j]`` added at ``[i][index[i][j]]`` for ``dim=1`` (repeats add up)."""
-    d = _check_scatter("scatter_add", t, dim, index, src)
+    d = _check_scatter("scatter_add", t, dim, index, src, in_place)
     return _run(_scatter_add, in_place, t, index, src, dim=d)
 
 
@@ -459,7 +492,7 @@ def scatter_reduce(t, dim, index, src, reduce, include_self=True, in_place=False
     """``t`` with ``src[i][j]`` reduced (``sum``, ``prod``, ``mean``, ``amax``, ``amin``)
     into ``[i][index[i][j]]`` for ``dim=1`` (likewise for every dim), together with ``t``'s
     own value unless ``include_self`` is False."""
-    d = _check_scatter("scatter", t, dim, index, src)
+    d = _check_scatter("scatter", t, dim, index, src, in_place)
     _check_reduce(_ALIASES.get(reduce, reduce))
     return _run(_scatter_reduce, in_place, t, index, src, dim=d, reduce=reduce,
                 include_self=include_self)
@@ -571,8 +604,8 @@ def masked_select_op(xp, a, mask):
 def masked_select_backward(ctx, grad):
     mask = ctx.mask
     shape = np.broadcast_shapes(ctx.input_meta[0][0], mask._data.shape)
-    zeros = grad.new_zeros(shape)
-    return (index_put(zeros, (mask.expand(shape)._data,), grad), None)  # summed back: _fit
+    # (torch's: zeros of the broadcast shape, masked_scatter_ in place; summed back: _fit)
+    return (grad.new_zeros(shape).masked_scatter_(mask, grad), None)
 
 
 # -- nonzero ------------------------------------------------------------------------------------
@@ -628,6 +661,8 @@ def diag_embed_backward(ctx, grad):
 def diag_embed(t, offset=0, dim1=-2, dim2=-1):
     """A tensor with one more dim, holding ``t``'s last dim on the ``offset`` diagonal of the
     matrices along ``dim1`` and ``dim2``, zeros elsewhere."""
+    if offset.__class__ is not int:
+        S.as_int(offset, "offset")
     n = t._data.ndim + 1
     d1, d2 = S.wrap_dim(dim1, n), S.wrap_dim(dim2, n)
     if d1 == d2:
@@ -648,6 +683,8 @@ def diagonal_copy_backward(ctx, grad):
 
 def diag(t, diagonal=0):
     """A vector's square matrix with it on the ``diagonal``, or a matrix's diagonal (a copy)."""
+    if diagonal.__class__ is not int:
+        S.as_int(diagonal, "diagonal")
     if t._data.ndim == 1:
         return apply(_diag_embed, t, offset=diagonal, dim1=0, dim2=1)
     if t._data.ndim != 2:
@@ -660,6 +697,8 @@ def diag(t, diagonal=0):
 
 def _check_triangle(name):
     def check(self, diagonal):
+        if diagonal.__class__ is not int:
+            S.as_int(diagonal, "diagonal")
         if self._data.ndim < 2:
             raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     return check
@@ -685,6 +724,8 @@ def triangle(name, t, diagonal=0, in_place=False):
     dims; everything else is zero.  In place, torch's kernel writes only those zeros (which
     shows in an expanded tensor: Note [writing into an expand])."""
     op = tril_op if name == "tril" else triu_op
+    if diagonal.__class__ is not int:  # (an integer tensor of one element: its value)
+        diagonal = S.as_int(diagonal, "diagonal")
     if not in_place:
         return apply(op, t, diagonal=diagonal)
 

@@ -154,7 +154,11 @@ def getitem(t, idx):
     if any(_is_advanced(i) for i in idx):
         t, idx = split_advanced(t, idx)
         check_masks(t, idx)
-        return apply(_index, t, indices=in_bounds_index(t, _np_index(t, idx)))
+        out = apply(_index, t, indices=in_bounds_index(t, _np_index(t, idx)))
+        node = out._grad_fn
+        if node is not None:  # (torch saves the index tensors: a backward frees them)
+            node.saved["indices"] = node.attrs["indices"]
+        return out
     return basic_view(t, idx, single)
 
 
@@ -570,25 +574,41 @@ def masked_fill_tensor_backward(ctx, grad):
             where_tensor(ctx.mask, grad, 0).sum() if n[2] else None)
 
 
+def _check_mask_dtype(mask):
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           + _dtypes._BY_NP[mask._data.dtype].c_name)
+
+
+def _check_fill_value(value):
+    if isinstance(value, TensorBase) and value._data.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value._data.ndim} dimension(s).")
+
+
 def masked_fill(t, mask, value, in_place=False):
     """``t`` with ``value`` (a number or a 0-d tensor) where the bool ``mask`` (broadcast) is
     True; out of place the result has the broadcast shape and is contiguous."""
     if not isinstance(value, (TensorBase, bool, int, float)):
         raise TypeError(f"masked_fill() received an invalid combination of arguments - got "
                         f"(Tensor, {type(value).__name__})")
-    shape = broadcast_shapes(t._data.shape, mask._data.shape)
-    if in_place and shape != t._data.shape:
-        raise RuntimeError(f"output with shape [{', '.join(map(str, t._data.shape))}] doesn't "
-                           f"match the broadcast shape [{', '.join(map(str, shape))}]")
-    if mask._data.dtype != np.bool_:
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           + _dtypes._BY_NP[mask._data.dtype].c_name)
+    if in_place:  # (torch's order: autograd's check, the value's, the mask's, the shapes)
+        if t._data.dtype.kind in DIFFERENTIABLE and needs_grad((t, value)):
+            check_inplace(t)
+        _check_fill_value(value)
+        _check_mask_dtype(mask)
+        shape = broadcast_shapes(t._data.shape, mask._data.shape)
+        if shape != t._data.shape:
+            raise RuntimeError(f"output with shape [{', '.join(map(str, t._data.shape))}] "
+                               f"doesn't match the broadcast shape "
+                               f"[{', '.join(map(str, shape))}]")
+    else:  # (expand_outplace(mask, self) first)
+        broadcast_shapes(mask._data.shape, t._data.shape)
+        _check_fill_value(value)
+        _check_mask_dtype(mask)
     check_same_device([t, mask])
     dtype = _dtypes._BY_NP[t._data.dtype]
     if isinstance(value, TensorBase):
-        if value._data.ndim:
-            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
-                               f"got tensor with {value._data.ndim} dimension(s).")
         op, operands, fill = _masked_fill_tensor, (mask, value), value.item()
         _dtypes.check_fits(fill, dtype)
     else:

@@ -4,7 +4,9 @@ and their inverses among the views: unbind and split (their backward joins)."""
 import numpy as np
 
 from .. import _strides as S
+from .._argparser import called_error
 from .._strides import wrap_dim
+from .._tensor_base import TensorBase
 from ._dispatch import apply
 from ._layout import preserve_layout
 from ._registry import declare, view_op
@@ -45,9 +47,14 @@ def cat(tensors, dim=0):
     """Concatenate along an existing dim (1-D empty tensors are skipped, as in torch)."""
     tensors = list(tensors)
     _check_list(tensors, "cat")
-    ref = next((t for t in tensors if not (t.dim() == 1 and t.numel() == 0)), tensors[0])
-    d = wrap_dim(dim, ref.dim())
-    keep = [t for t in tensors if not (t.dim() == 1 and t.numel() == 0)] or tensors
+    for i, t in enumerate(tensors):
+        if not t._data.ndim:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               f"concatenated")
+    keep = [t for t in tensors if not (t.dim() == 1 and t.numel() == 0)]
+    ref = keep[0] if keep else tensors[0]
+    d = wrap_dim(dim, ref.dim()) if keep else 0  # (every tensor skipped: torch wraps no dim)
+    keep = keep or tensors
     for i, t in enumerate(keep):
         a = t._data
         if a.ndim != ref.dim():
@@ -134,6 +141,14 @@ def unbind(t, dim=0):
 def split(t, split_size, dim=0):
     """Views of ``split_size`` elements along ``dim`` (the last may be shorter), or of the
     sizes in the list ``split_size``."""
+    if split_size.__class__ is not int and not isinstance(split_size, (tuple, list)) or \
+            dim.__class__ is not int:  # (torch's Tensor.split calls _VF.split or its _with_sizes)
+        if isinstance(split_size, TensorBase) and split_size.numel() == 1:
+            split_size = int(split_size)  # (as torch's Tensor.split reads a tensor)
+        error = called_error("split" if isinstance(split_size, int) else "split_with_sizes", t,
+                             split_size, dim)
+        if error is not None:
+            raise error
     if t._data.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = S.wrap_dim(dim, t._data.ndim)
@@ -154,7 +169,7 @@ def split(t, split_size, dim=0):
     sizes = list(split_size)
     if sum(sizes) != size:
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
-                           f"(input tensor's size at dimension {d}), but got split_sizes="
+                           f"(input tensor's size at dimension {dim}), but got split_sizes="
                            f"[{', '.join(map(str, sizes))}]")
     return apply(split_sizes_op, t, dim=d, sizes=tuple(sizes))
 
@@ -218,7 +233,8 @@ def repeat_backward(ctx, grad):
 def repeat(t, repeats):
     """``t`` tiled ``repeats[i]`` times along dim i (new leading dims where ``repeats`` is
     longer); always a copy."""
-    return apply(_repeat, t, repeats=tuple(int(r) for r in repeats))
+    return apply(_repeat, t, repeats=tuple(r if r.__class__ is int else S.as_int(r, "repeats")
+                                           for r in repeats))
 
 
 def tile(t, dims):
@@ -270,11 +286,23 @@ def roll_backward(ctx, grad):
     return (grad.roll(tuple(-s for s in ctx.shifts), ctx.dims or None),)
 
 
+def _int_list(value, name):
+    """A list of ints that torch's parser takes as one (``roll(1)``), or a tuple of them; a
+    TypeError for no int (the wrapper of ``_argparser.checked`` words it)."""
+    if value.__class__ is int:
+        return (value,)
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    return (S.as_int(value, name),)
+
+
 def roll(t, shifts, dims=None):
     """Elements shifted along ``dims`` (of the flattened tensor when None), wrapping round."""
-    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
-    dims = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
-    if dims and len(shifts) != len(dims):
+    shifts = _int_list(shifts, "shifts")
+    dims = () if dims is None else _int_list(dims, "dims")
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if len(shifts) != len(dims) and (dims or len(shifts) != 1):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
                            f"{len(dims)}")
     if t._data.size:  # torch returns an empty tensor's copy before looking at dims

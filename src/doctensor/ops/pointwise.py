@@ -10,6 +10,7 @@ import math
 import ml_dtypes
 import numpy as np
 
+from .._argparser import check_keywords
 from .._dtypes import _BY_NP, check_fits, result_type
 from .._exact.fma import fma32, fma64
 from .._tensor_base import TensorBase
@@ -919,12 +920,25 @@ def fmod_any(self, other):
     return apply(fmod_tensor if isinstance(other, TensorBase) else fmod, self, other)
 
 
+_NUMBER_OR_NONE = frozenset((float, int, type(None)))
+
+
+def _check_nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+    """torch's parser takes a number (or a 0-d tensor) or None for each replacement
+    (``nan_to_num(t)``: the wrapper of ``_argparser.checked`` words the error)."""
+    if nan.__class__ not in _NUMBER_OR_NONE or posinf.__class__ not in _NUMBER_OR_NONE or \
+            neginf.__class__ not in _NUMBER_OR_NONE:
+        check_keywords("nan_to_num", ("double? nan", nan), ("double? posinf", posinf),
+                       ("double? neginf", neginf))
+
+
 @declare("nan_to_num", "NanToNumBackward0", kind="pointwise", saves={"self": "self"},
-         method="nan_to_num", inplace="nan_to_num_", function="nan_to_num")
+         check=_check_nan_to_num, method="nan_to_num", inplace="nan_to_num_",
+         function="nan_to_num")
 def nan_to_num(xp, a, nan=0.0, posinf=None, neginf=None):
     if a.dtype.kind != "f":
         return a.copy()
-    return xp.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf)
+    return xp.nan_to_num(a, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
 
 
 @nan_to_num.def_backward

@@ -11,6 +11,7 @@ import numpy as np
 from .. import random as _random
 from .._dtypes import get_default_dtype, int64
 from .._exact import gamma_grad
+from .._strides import as_int
 from .._tensor_base import TensorBase
 from ..device import CPU
 from ._dispatch import apply, apply_
@@ -454,6 +455,8 @@ def _floating_only(name, dtype):
 
 
 def randint(low, high, size, generator=None, dtype=None, device=None, requires_grad=False):
+    if not low.__class__ is high.__class__ is int:  # (the wrapper of _argparser.checked words
+        low, high = as_int(low, "low"), as_int(high, "high")  # a bound of no int)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
                            f"to={high}")

@@ -16,17 +16,19 @@ import numpy as np
 from ml_dtypes import bfloat16 as _BF16
 
 from .. import _strides as S
-from .._argparser import type_name
+from .._argparser import called_error, type_name
 from .._dtypes import _BY_NP, bool_, get_default_dtype, int64
+from .._dtypes import dtype as DType
 from .._exact.cascade_sum import same_layout as _same_layout
 from .._exact.cascade_sum import torch_prod, torch_sum
 from .._exact.moments import var_all, welford_reproduced, welford_var
 from .._exact.norms import vector_norm as exact_norm
+from .._tensor_base import TensorBase
 from ..autograd.grad_mode import GradMode
 from ._dispatch import apply
 from ._registry import declare
 from .creation import eye
-from .pointwise import exp, log, times_number, where_tensor
+from .pointwise import exp, log, maximum, minimum, over_number, times_number, where_tensor
 from .views import expand
 
 __all__ = ["sum", "mean", "cpu_sum", "cpu_mean", "sum_to_size", "prod", "var_std", "max_min",
@@ -42,18 +44,19 @@ def normalize_dims(dim, ndim):
         if dim.__class__ is bool:  # (torch's parser takes no bool for a dim: it words this)
             raise TypeError("argument 'dim' must be tuple of ints, not bool")
         dim = (dim,)
-    elif isinstance(dim, np.integer):
-        dim = (int(dim),)
+    elif not isinstance(dim, (tuple, list)):
+        dim = (S.as_int(dim),)  # (an integer tensor of one element; no other tensor)
     dims = tuple(sorted(S.wrap_dim(d, ndim) for d in dim))
     if len(set(dims)) != len(dims):
         raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
     return dims
 
 
-def check_keepdim(fname, keepdim):
-    """torch's parser takes nothing but a bool for ``keepdim`` (``sum(0, 'a')``)."""
+def check_keepdim(fname, keepdim, name="keepdim"):
+    """torch's parser takes nothing but a bool for ``keepdim`` (``sum(0, 'a')``) and other
+    flags (``name``)."""
     if keepdim.__class__ is not bool:
-        raise TypeError(f"{fname}(): argument 'keepdim' must be bool, not {type_name(keepdim)}")
+        raise TypeError(f"{fname}(): argument '{name}' must be bool, not {type_name(keepdim)}")
 
 
 def _keep_dims(dims, keepdim, ndim, *tensors):
@@ -202,14 +205,14 @@ def _mean_dim_cpu(xp, a, dims=(), keepdim=False):
 @mean_all.def_backward
 def mean_all_backward(ctx, grad):
     shape = ctx.input_meta[0][0]
-    return (apply(expand, grad, size=shape) / max(math.prod(shape), 1),)
+    return (over_number(apply(expand, grad, size=shape), max(math.prod(shape), 1)),)
 
 
 @mean_dim.def_backward
 def mean_dim_backward(ctx, grad):
     shape = ctx.input_meta[0][0]
     n = _reduced_numel(shape, ctx.dims)
-    return (_expand_back(grad, shape, ctx.dims, ctx.keepdim) / max(n, 1),)
+    return (over_number(_expand_back(grad, shape, ctx.dims, ctx.keepdim), max(n, 1)),)
 
 
 def sum(t, dim=None, keepdim=False, dtype=None):  # noqa: A001  (torch.sum)
@@ -242,6 +245,8 @@ def sum_to_size(t, shape):
     """Sum ``t`` down to ``shape`` (leading dims dropped, size-1 dims kept), as torch does: the
     gradient's un-broadcasting (SumBackward1, then a view for dropped dims)."""
     shape, have = tuple(shape), t._data.shape
+    if not shape:
+        return sum(t)  # (a full sum, 0-d too: SumBackward0, as torch's sum_to)
     if have == shape:
         return t
     lead = len(have) - len(shape)
@@ -325,6 +330,8 @@ def prod(t, dim=None, keepdim=False, dtype=None):
     out = (dtype or (int64 if src.category < 2 else src)).np
     if dim is None:
         return apply(prod_all, t, dtype=out)
+    if keepdim.__class__ is not bool:
+        check_keepdim("prod", keepdim)
     return apply(prod_dim, t, dim=S.wrap_dim(dim, t._data.ndim), keepdim=keepdim, dtype=out)
 
 
@@ -408,6 +415,9 @@ def var_std(op, t, dim=None, unbiased=None, keepdim=False, correction=None):
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
+    if keepdim.__class__ is not bool or unbiased is not None and unbiased.__class__ is not bool:
+        check_keepdim(op.name, keepdim)
+        check_keepdim(op.name, unbiased, "unbiased")
     dims = None if dim is None else normalize_dims(dim, t._data.ndim)
     if _reduced_numel(t._data.shape, dims) - correction > 0:
         return apply(op, t, dims=dims, correction=correction, keepdim=keepdim)
@@ -512,6 +522,10 @@ def max_min(name, t, dim=None, keepdim=False):
     """``max()``/``min()``: a 0-d tensor, or (values, indices) along ``dim``."""
     if dim is None:
         return apply(max_all if name == "max" else min_all, t)
+    if dim.__class__ is not int and isinstance(dim, TensorBase) and keepdim is False:
+        return apply(maximum if name == "max" else minimum, t, dim)  # max(other): elementwise
+    if keepdim.__class__ is not bool:
+        check_keepdim(name, keepdim)
     d = S.wrap_dim(dim, t._data.ndim)
     values, indices = apply(max_dim if name == "max" else min_dim, t, dim=d, keepdim=keepdim)
     return (MAX_TYPE if name == "max" else MIN_TYPE)(values, indices)
@@ -545,6 +559,8 @@ def median(t, dim=None, keepdim=False):
     (among equal middle values doctensor picks the first in a stable sort)."""
     if dim is None:
         return apply(median_all, t)
+    if keepdim.__class__ is not bool:
+        check_keepdim("median", keepdim)
     d = S.wrap_dim(dim, max(t._data.ndim, 1))
     if (t._data.shape or (1,))[d] == 0:
         raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
@@ -586,6 +602,8 @@ def count_nonzero(t, dim=None):
 
 def argmax_min(name, t, dim=None, keepdim=False):
     op = argmax if name == "argmax" else argmin
+    if keepdim.__class__ is not bool:
+        check_keepdim(name, keepdim)
     if dim is None:
         return apply(op, t, keepdim=keepdim)
     return apply(op, t, dim=S.wrap_dim(dim, t._data.ndim), keepdim=keepdim)
@@ -604,6 +622,8 @@ all_op, any_op = _truth("all"), _truth("any")
 
 
 def all_any(name, t, dim=None, keepdim=False):
+    if keepdim.__class__ is not bool:
+        check_keepdim(name, keepdim)
     dims = None if dim is None else normalize_dims(dim, t._data.ndim)
     return apply(all_op if name == "all" else any_op, t, dims=dims, keepdim=keepdim)
 
@@ -629,6 +649,8 @@ amax_op, amin_op = _amax_amin("amax"), _amax_amin("amin")
 
 def amax_amin(name, t, dim=(), keepdim=False):
     """``amax``/``amin`` over ``dim`` (all dims when empty): values only, no indices."""
+    if keepdim.__class__ is not bool:
+        check_keepdim(name, keepdim)
     dims = normalize_dims(dim, t._data.ndim) if dim != () else ()
     if t._data.size == 0:
         if not dims:
@@ -673,6 +695,10 @@ def logsumexp_backward(ctx, grad):
 
 
 def logsumexp(t, dim, keepdim=False):
+    if dim is None:  # (no default for all dims: torch's parser takes no None)
+        raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
+    if keepdim.__class__ is not bool:
+        check_keepdim("logsumexp", keepdim)
     if not _BY_NP[t._data.dtype].is_floating_point:
         t = t.to(get_default_dtype())  # torch computes integers in the default float dtype
     dims = normalize_dims(dim, max(t._data.ndim, 1))
@@ -746,14 +772,14 @@ def vector_norm_backward(ctx, grad):
     if p == 1:
         return (x.sign() * grad,)
     if p == 2:
-        return (grad * (x / norm).masked_fill(norm == 0, 0),)
+        return (grad * (x / norm).masked_fill_(norm == 0, 0),)  # (in place: x's layout)
     if p in (float("inf"), float("-inf")):
         ax = x.abs()
         mask = (ax == norm) | (ax != ax)  # the elements that are the norm, or NaN
         count = mask.sum(dims if dims is not None else tuple(range(x.dim())), keepdim=True)
         return (x.sign() * ((grad / count) * mask),)
     if p < 1:
-        scaled = x.sign() * (x.abs() ** (p - 1)).masked_fill(x == 0, 0)
+        scaled = x.sign() * (x.abs() ** (p - 1)).masked_fill_(x == 0, 0)
         return (scaled * grad * norm ** (1 - p),)
     scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
     return (scaled * (grad / norm ** (p - 1)).masked_fill(norm == 0, 0),)
@@ -769,6 +795,14 @@ def norm(t, p="fro", dim=None, keepdim=False, dtype=None):
         if p != "fro":
             raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
         p = 2
+    if p.__class__ not in (int, float) or keepdim.__class__ is not bool or dim is not None and \
+            dim.__class__ is not int and not isinstance(dim, (tuple, list)) or \
+            dtype is not None and not isinstance(dtype, DType):
+        p = 2 if p is None else p
+        error = called_error("linalg_vector_norm", t, p, [dim] if isinstance(dim, int) else dim,
+                             keepdim, dtype=dtype)  # (torch.norm's call)
+        if error is not None:
+            raise error
     src = _BY_NP[t._data.dtype]
     if not src.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
@@ -808,7 +842,8 @@ cumprod_op = declare("cumprod", "CumprodBackward0", saves={"self": "self", "resu
 @cumsum_op.def_backward
 def cumsum_backward(ctx, grad):
     # each input element feeds every later output: the reversed cumulative sum of grad (as
-    # torch's, the gradient itself where that is the identity)
+    # torch's, the gradient itself where that is the identity), in the input's dtype first
+    grad = grad.to(_BY_NP[np.dtype(ctx.input_meta[0][1])])
     if grad.numel() <= 1 or grad.shape[ctx.dim] == 1:
         return (grad,)
     return (grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim),)

@@ -235,6 +235,8 @@ def rot90_backward(ctx, grad):
 
 
 def rot90(t, k=1, dims=(0, 1)):
+    if k.__class__ is not int:
+        k = S.as_int(k, "k")
     return apply(_rot90, t, k=k, dims=tuple(dims))
 
 
@@ -732,7 +734,7 @@ def _masked_scatter(xp, a, mask, source):
     count = int(mask.sum())
     if count > source.size:
         raise RuntimeError("Number of elements of source < number of ones in mask")
-    out[mask] = source.reshape(-1)[:count]
+    out.reshape(-1)[mask.reshape(-1)] = source.reshape(-1)[:count]  # (flat: 0-d too)
     return out
 
 
@@ -806,6 +808,8 @@ def tri_indices(name, row, col, offset=0, dtype=None, device=None):
     """``tril_indices`` / ``triu_indices``: the coordinates (a 2 x N tensor, in row-major
     order) of the lower / upper triangle, from the ``offset`` diagonal, of a row x col
     matrix."""
+    if not row.__class__ is col.__class__ is offset.__class__ is int:
+        row, col, offset = S.as_int(row, "row"), S.as_int(col, "col"), S.as_int(offset, "offset")
     dtype = dtype or int64
     if dtype.is_floating_point:
         raise NotImplementedError(f"\"{name}\" not implemented for '{dtype.scalar_name}'")

@@ -7,9 +7,9 @@ same ascending; descending sorts the reversed array and reverses back (``_order`
 
 import numpy as np
 
-from .._strides import wrap_dim
+from .._strides import as_int, preserve_strides, wrap_dim
 from ._dispatch import apply
-from ._layout import element_strides, pointwise_layout
+from ._layout import element_strides, layout_as
 from ._registry import declare
 from .reduction import return_type
 
@@ -32,9 +32,8 @@ def _scatter_back(ctx, grads):
     """zeros(input shape).scatter(dim, indices, grad): torch's value-selecting backward."""
     grad = grads[0]
     shape = ctx.input_meta[0][0]
-    if not shape:
-        return (grad,)
-    # torch's steps: at::zeros (an empty tensor zeroed in place), then scatter_: version 2
+    # torch's steps, a 0-d input's too: at::zeros (an empty tensor zeroed in place), then
+    # scatter_: version 2
     return (grad.new_empty(shape).zero_().scatter_(ctx.dim, ctx.indices, grad),)
 
 
@@ -50,9 +49,8 @@ def _sorted(xp, a, dim, descending):
         strides = element_strides(a)
         return tuple(window(x, strides=[s * x.itemsize for s in strides])
                      for x in (values, indices))
-    if a.ndim > 1:
-        return pointwise_layout(xp, values, [a]), pointwise_layout(xp, indices, [a])
-    return values, indices
+    strides = preserve_strides(a.shape, element_strides(a))  # (torch's sort meta)
+    return layout_as(xp, values, strides), layout_as(xp, indices, strides)
 
 
 # sort(stable=...) is torch's other overload, with its own node name
@@ -68,6 +66,8 @@ _sort_stable.def_backward(_scatter_back)
 def sort(t, dim=-1, descending=False, stable=None):
     """(values, indices) sorted along ``dim``."""
     op = _sort if stable is None else _sort_stable
+    if descending.__class__ is not bool:  # (the wrapper of _argparser.checked words it)
+        raise TypeError(f"argument 'descending' must be bool, not {type(descending).__name__}")
     return SORT_TYPE(*apply(op, t, dim=wrap_dim(dim, t._data.ndim), descending=descending))
 
 
@@ -85,12 +85,10 @@ def _check_topk(self, k, dim, largest):
 @declare("topk", "TopkBackward0", outputs=("values", "indices"), check=_check_topk,
          saves={"indices": "self"}, method="topk", function="topk")
 def _topk(xp, a, k, dim, largest):
-    b = a.reshape(1) if a.ndim == 0 else a
-    order = xp.take(_order(xp, b, dim, largest), xp.arange(k), axis=dim)
-    values = xp.take_along_axis(b, order, axis=dim)
-    if a.ndim == 0 and k:
-        values, order = values.reshape(()), order.reshape(())
-    return values, order.astype(np.int64, copy=False)
+    if a.ndim == 0:  # (the element itself, k = 0 too: torch's 0-d result holds it)
+        return a.copy(), xp.zeros((), np.int64)
+    order = xp.take(_order(xp, a, dim, largest), xp.arange(k), axis=dim)
+    return xp.take_along_axis(a, order, axis=dim), order.astype(np.int64, copy=False)
 
 
 _topk.def_backward(_scatter_back)
@@ -102,4 +100,6 @@ def topk(t, k, dim=-1, largest=True, sorted=True):
     Equal elements come in their original order; torch's partial sort may order ties
     differently (its indices for tied values are not reproduced).
     """
+    if k.__class__ is not int:
+        k = as_int(k, "k")
     return TOPK_TYPE(*apply(_topk, t, k=k, dim=wrap_dim(dim, t._data.ndim), largest=largest))

@@ -31,6 +31,7 @@ from .reduction import (
     _keep_dims,
     _reduced_numel,
     _select_backward,
+    check_keepdim,
     cumprod_op,
     cumsum_op,
     mean_dim,
@@ -147,6 +148,8 @@ def nansum(t, dim=None, keepdim=False, dtype=None):
     """The sum of the elements that are not NaN (integers and bools sum in int64)."""
     if t.is_complex():
         raise RuntimeError("nansum on CPU does not support complex inputs")
+    if keepdim.__class__ is not bool:
+        check_keepdim("nansum", keepdim)
     src = _BY_NP[t._data.dtype]
     out = (dtype or (int64 if src.category < 2 else src)).np
     return apply(nansum_op, t, dims=_all_dims(dim, t._data.ndim), keepdim=keepdim, dtype=out)
@@ -347,6 +350,8 @@ def nanmedian(t, dim=None, keepdim=False):
     """The lower median ignoring NaN: of all elements, or (values, indices) along ``dim``."""
     if dim is None:
         return apply(nanmedian_all, t)
+    if keepdim.__class__ is not bool:
+        check_keepdim("nanmedian", keepdim)
     d = _dim(t, dim)
     _check_nonempty_dim(t, d, "median")
     return NANMEDIAN_TYPE(*apply(nanmedian_dim, t, dim=d, keepdim=keepdim))
@@ -377,6 +382,8 @@ mode_op.def_backward(_select_backward)
 
 
 def mode(t, dim=-1, keepdim=False):
+    if keepdim.__class__ is not bool:
+        check_keepdim("mode", keepdim)
     d = _dim(t, dim)
     _check_nonempty_dim(t, d, "mode")
     return MODE_TYPE(*apply(mode_op, t, dim=d, keepdim=keepdim))
@@ -706,7 +713,7 @@ def unique_consecutive(t, return_inverse=False, return_counts=False, dim=None):
     indices and the runs' lengths when asked."""
     bool(return_inverse), bool(return_counts)  # (torch's boolean_dispatch reads them first)
     check_keywords("unique_consecutive", ("bool return_inverse", return_inverse),
-                   ("bool return_counts", return_counts), ("int64_t dim", dim))
+                   ("bool return_counts", return_counts), ("int64_t? dim", dim))
     if dim is not None and not t.dim():
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = None if dim is None else _dim(t, dim)
