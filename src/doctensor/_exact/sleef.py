@@ -1,6 +1,7 @@
-"""Sleef's vectorised float32 ``expf`` and ``logf`` (torch's AVX512 build), and glibc's scalar
-``expf``, step by step: what torch's CPU softmax computes its exponentials and logarithms
-with (Note [softmax kernel])."""
+"""Sleef's vectorised float32 ``expf`` and ``logf`` (torch's AVX512 and AVX2 builds give the
+same bits: the AVX2 ``logf`` splits exponent and mantissa without AVX512's getexp/getmant, to
+the same values), and glibc's scalar ``expf``, step by step: what torch's CPU softmax
+computes its exponentials and logarithms with (Note [softmax kernel])."""
 
 import numpy as np
 

@@ -6,6 +6,7 @@ multiply-adds (``fma32``).
 
 import numpy as np
 
+from .capability import vector_bytes
 from .sleef import glibc_expf, sleef_expf, sleef_logf
 from .summation import reduce_all, sum_left_to_right
 from .workers import torch_num_threads
@@ -13,28 +14,29 @@ from .workers import torch_num_threads
 __all__ = ["softmax_cpu"]
 
 # Note [softmax kernel]
-# torch's CPU softmax (aten/src/ATen/native/cpu/SoftMaxKernel.cpp, AVX512 build: vectors of
-# 16 floats) makes the same three passes as the textbook formula, but its exp and its sums
-# are its own, and F.softmax(x, 1).sum(1) prints 1. or 1.0000 depending on the last bit:
+# torch's CPU softmax (aten/src/ATen/native/cpu/SoftMaxKernel.cpp) makes the same three passes
+# as the textbook formula, but its exp and its sums are its own, and F.softmax(x, 1).sum(1)
+# prints 1. or 1.0000 depending on the last bit.  L is the number of floats in a vector: 16
+# in torch's AVX512 build, 8 in its AVX2 one (Note [CPU capability]):
 #
 #   dim is the last one (rows of n contiguous floats, `_vec_softmax_lastdim`):
-#     m = max(row);  e = exp(x - m) with Sleef_expf16_u10;  s = sum(e) by vec::reduce_all;
+#     m = max(row);  e = exp(x - m) with Sleef's expf;  s = sum(e) by vec::reduce_all;
 #     softmax     = e * (1 / s)
-#     log_softmax = (x - m) - log(s), log by Sleef_logf16_u10
-#   vec::reduce_all(+) sums a row of n >= 16 in 16 lanes and then folds the lanes in a tree,
-#   and a shorter row left to right:
+#     log_softmax = (x - m) - log(s), log by Sleef's logf
+#   vec::reduce_all(+) sums a row of n >= L in L lanes and then folds the lanes in a tree,
+#   and a shorter row left to right (L = 16):
 #
 #       lane j: x[j] + x[j+16] + x[j+32] + ...     (left to right, one column of 16)
 #       fold:   lanes j + j^8, then + j^4, + j^2, + j^1  ->  lane 0
 #
 #   dim is not the last one (columns of `inner` independent sums, `_vec_softmax`):
 #     sums go down the dim, left to right; softmax divides, e / s, and log_softmax is as
-#     above.  Blocks of 16 adjacent columns take Sleef's exp, and leftover columns glibc's
+#     above.  Blocks of L adjacent columns take Sleef's exp, and leftover columns glibc's
 #     scalar expf (std::exp).  Which columns are leftovers: for softmax, those past the last
-#     whole 16 of each row of `inner` and of each thread's share of outer * inner (at::
+#     whole L of each row of `inner` and of each thread's share of outer * inner (at::
 #     parallel_for with grain 0 splits it evenly over all of torch's threads); for
-#     log_softmax, past the last whole 16 of each chunk of min(inner, 32768 // dim_size
-#     rounded down to 16) columns.
+#     log_softmax, past the last whole L of each chunk of min(inner, 32768 // dim_size
+#     rounded down to L) columns.
 #
 # Sleef's expf rounds q = rint(x / ln 2), then reduces s = x - q ln 2 (ln 2 in two parts) and
 # evaluates 1 + s + s^2 P(s) with fused multiply-adds; it is within one ulp but differs from
@@ -44,7 +46,7 @@ __all__ = ["softmax_cpu"]
 # far less than the final rounding to float32 can see, but in ~1e-8 of cases).  (The
 # polynomial exp_u20 of vec512_float.h is not used by torch 2.13's float32 softmax.)
 #
-# float64 takes the same passes with 8 lanes, folded left to right (no shuffle tree for
+# float64 takes the same passes with L / 2 lanes, folded left to right (no shuffle tree for
 # double); NumPy's exp and log stand in for Sleef's double ones, so a few results in a
 # hundred differ in the last bit.
 
@@ -52,18 +54,19 @@ __all__ = ["softmax_cpu"]
 def _scalar_columns(outer, n, inner, log):
     """(outer, 1, inner) mask of the columns `_vec_softmax` / `_vec_logsoftmax` leave to
     the scalar loop (see Note [softmax kernel])."""
+    lanes = vector_bytes() // 4
     col = np.arange(inner)
     if log:
-        chunk = min(max(32768 // n // 16 * 16, 16), inner)
+        chunk = min(max(32768 // n // lanes * lanes, lanes), inner)
         size = np.minimum(chunk, inner - col // chunk * chunk)
-        scalar = col % chunk >= size - size % 16
+        scalar = col % chunk >= size - size % lanes
         return np.broadcast_to(scalar, (outer, 1, inner))
     total = outer * inner
     share = -(-total // torch_num_threads())  # at::parallel_for with grain 0
     idx = np.arange(total)
     end = np.minimum((idx // share + 1) * share, (idx // inner + 1) * inner)
     start = np.maximum(idx // share * share, idx // inner * inner)
-    block_end = start + (idx - start) // 16 * 16 + 16
+    block_end = start + (idx - start) // lanes * lanes + lanes
     return (block_end > end).reshape(outer, 1, inner)
 
 

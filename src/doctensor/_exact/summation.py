@@ -3,12 +3,14 @@ shuffle tree (Note [softmax kernel]), and nll_loss's cascade (Note [nll_loss cas
 
 import numpy as np
 
+from .capability import vector_bytes
+
 __all__ = ["sum_left_to_right", "reduce_all", "cascade_sum"]
 
 
 def reduce_all(e):
     """vec::reduce_all(+) over the last axis (see Note [softmax kernel])."""
-    lanes = 64 // e.itemsize
+    lanes = vector_bytes() // e.itemsize
     n = e.shape[-1]
     if n < lanes:
         return sum_left_to_right(e, -1)
@@ -19,8 +21,9 @@ def reduce_all(e):
     acc[..., :n - whole] += e[..., whole:]
     if e.dtype != np.float32:  # only float has a shuffle tree (VecReduceAllSIMD)
         return sum_left_to_right(acc, -1)
-    for w in (8, 4, 2, 1):
-        acc = acc[..., :w] + acc[..., w:2 * w]
+    while lanes > 1:
+        lanes //= 2
+        acc = acc[..., :lanes] + acc[..., lanes:2 * lanes]
     return acc[..., 0]
 
 

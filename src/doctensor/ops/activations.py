@@ -12,6 +12,7 @@ derivative follows (under ``create_graph`` its nodes are ours, not torch's
 import numpy as np
 
 from .._dtypes import bool_, uint8
+from .._exact.capability import in_vector_loop
 from ..random import _check_floating
 from ._dispatch import apply, apply_
 from .nn_ops import _f, _floating
@@ -27,6 +28,31 @@ def _run(op, t, attrs, in_place, out_op=None):
     if in_place:
         return apply_(out_op or op, t, **(attrs or {}))
     return apply(op, t, **(attrs or {}))
+
+
+def _nan_inputs(x, grad, avx512):
+    """The NaN elements of ``x`` that torch's CPU kernel computes in vectors and those in its
+    scalar tail, as bool tensors, or None without NaN (Note [NaN in vector loops])."""
+    a = x._data
+    if x.device.type != "cpu" or not np.isnan(a).any():
+        return None
+    vec = in_vector_loop(a, [grad._data], avx512)
+    nan = np.isnan(a)
+    return x.new_tensor(nan & vec), x.new_tensor(nan & ~vec)
+
+
+def _nan_in_vectors(x, grad, out, avx512=True):
+    """``out`` (the scalar loop's result) with NaN where torch's vector loop reads a NaN
+    input as NaN (elu's and hardswish's backward)."""
+    nan = _nan_inputs(x, grad, avx512)
+    return out if nan is None else where_tensor(nan[0], float("nan"), out)
+
+
+def _grad_in_tail(x, grad, out):
+    """``out`` (the vector loop's result) with the gradient passed where torch's scalar tail
+    reads a NaN input as inside the interval (hardtanh's and the shrinks' backward)."""
+    nan = _nan_inputs(x, grad, False)
+    return out if nan is None else where_tensor(nan[1], grad, out)
 
 
 # -- ELU family: elu, selu (elu with fixed coefficients) and celu -------------------------------
@@ -54,7 +80,9 @@ def elu_op(xp, a, alpha=1.0, scale=1.0, input_scale=1.0):
 
 @elu_op.def_backward
 def elu_backward(ctx, grad):
-    return (grad * _elu_slope(ctx.self, ctx.alpha, ctx.scale, ctx.input_scale),)
+    x = ctx.self
+    return (_nan_in_vectors(x, grad, grad * _elu_slope(x, ctx.alpha, ctx.scale,
+                                                       ctx.input_scale)),)
 
 
 @declare("elu_", "EluBackward1", check=_floating("elu_cpu"), saves={"result": "self"})
@@ -64,7 +92,9 @@ def elu_inplace_op(xp, a, alpha=1.0, scale=1.0, input_scale=1.0):
 
 @elu_inplace_op.def_backward
 def elu_inplace_backward(ctx, grad):
-    return (grad * _elu_slope(ctx.result, ctx.alpha, ctx.scale, ctx.input_scale, True),)
+    y = ctx.result
+    return (_nan_in_vectors(y, grad, grad * _elu_slope(y, ctx.alpha, ctx.scale,
+                                                       ctx.input_scale, True)),)
 
 
 def elu(t, alpha=1.0, scale=1.0, input_scale=1.0, in_place=False):
@@ -79,7 +109,8 @@ def celu_op(xp, a, alpha=1.0):
 
 @celu_op.def_backward
 def celu_backward(ctx, grad):
-    return (grad * _elu_slope(ctx.self, ctx.alpha, 1.0, 1.0 / ctx.alpha),)
+    x = ctx.self
+    return (_nan_in_vectors(x, grad, grad * _elu_slope(x, ctx.alpha, 1.0, 1.0 / ctx.alpha)),)
 
 
 @declare("celu_", "CeluBackward1", check=_floating("elu_cpu"), saves={"result": "self"})
@@ -89,7 +120,9 @@ def celu_inplace_op(xp, a, alpha=1.0):
 
 @celu_inplace_op.def_backward
 def celu_inplace_backward(ctx, grad):
-    return (grad * _elu_slope(ctx.result, ctx.alpha, 1.0, 1.0 / ctx.alpha, True),)
+    y = ctx.result
+    return (_nan_in_vectors(y, grad, grad * _elu_slope(y, ctx.alpha, 1.0, 1.0 / ctx.alpha,
+                                                       True)),)
 
 
 def celu(t, alpha=1.0, in_place=False):
@@ -174,7 +207,8 @@ def hardtanh_op(xp, a, min_val=-1.0, max_val=1.0):
 @hardtanh_op.def_backward
 def hardtanh_backward(ctx, grad):
     x = ctx.self
-    return (where_tensor((x > ctx.min_val) & (x < ctx.max_val), grad, 0),)
+    return (_grad_in_tail(x, grad, where_tensor((x > ctx.min_val) & (x < ctx.max_val), grad,
+                                                0)),)
 
 
 def hardtanh(t, min_val=-1.0, max_val=1.0, in_place=False):
@@ -215,7 +249,7 @@ def hardswish_op(xp, a):
 def hardswish_backward(ctx, grad):
     x = ctx.self
     middle = where_tensor(x < 3, grad * (x / 3 + 0.5), grad)
-    return (where_tensor(x <= -3, 0, middle),)
+    return (_nan_in_vectors(x, grad, where_tensor(x <= -3, 0, middle)),)
 
 
 def hardswish(t, in_place=False):
@@ -245,7 +279,7 @@ def hardshrink_op(xp, a, lambd=0.5):
 @hardshrink_op.def_backward
 def shrink_backward(ctx, grad):
     x = ctx.self
-    return (where_tensor((x > ctx.lambd) | (x < -ctx.lambd), grad, 0),)  # NaN: 0, as torch
+    return (_grad_in_tail(x, grad, where_tensor((x > ctx.lambd) | (x < -ctx.lambd), grad, 0)),)
 
 
 def softshrink(t, lambd=0.5):
