@@ -2162,6 +2162,50 @@ def set_num_threads(int):  # noqa: A002 (torch's argument name)
     split_sums(int)
 
 
+# torch.use_deterministic_algorithms' state: (debug mode 0 off, 1 warn only, 2 on).  Recorded
+# only: every doctensor op is deterministic, so no op ever warns or raises for it.
+_DETERMINISTIC = [0]
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    """Record torch's deterministic-algorithms switch (doctensor's ops are all
+    deterministic: nothing changes)."""
+    for name, value in (("mode", mode), ("warn_only", warn_only)):
+        if value.__class__ is not bool:
+            position = " (position 1)" if name == "mode" else ""
+            raise TypeError(f"_set_deterministic_algorithms(): argument '{name}'{position} "
+                            f"must be bool, not {type(value).__name__}")
+    _DETERMINISTIC[0] = (1 if warn_only else 2) if mode else 0
+
+
+def are_deterministic_algorithms_enabled():
+    return _DETERMINISTIC[0] > 0
+
+
+def is_deterministic_algorithms_warn_only_enabled():
+    return _DETERMINISTIC[0] == 1
+
+
+def set_deterministic_debug_mode(debug_mode):
+    """``'default'`` (0), ``'warn'`` (1) or ``'error'`` (2), as torch takes them."""
+    names = ("default", "warn", "error")
+    if isinstance(debug_mode, str):
+        if debug_mode not in names:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, "
+                               f"`error`, but got {debug_mode}")
+        debug_mode = names.index(debug_mode)
+    elif not isinstance(debug_mode, builtins.int):
+        raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got "
+                           f"{debug_mode}")
+    _DETERMINISTIC[0] = builtins.int(debug_mode)
+
+
+def get_deterministic_debug_mode():
+    return _DETERMINISTIC[0]
+
+
 _MATMUL_PRECISION = ["highest"]
 
 
@@ -2359,6 +2403,9 @@ __all__ += ["e", "pi", "inf", "nan", "newaxis", "legacy_contiguous_format", "fin
             "is_nonzero", "get_device", "UntypedStorage", "TypedStorage",
             "is_same_size", "is_inference", "is_storage", "typename", "scalar_tensor", "fill",
             "fill_", "zero_", "detach_", "compile", "get_num_threads", "set_num_threads",
+            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
+            "is_deterministic_algorithms_warn_only_enabled", "set_deterministic_debug_mode",
+            "get_deterministic_debug_mode",
             "get_float32_matmul_precision", "set_float32_matmul_precision",
             "set_anomaly_enabled", "compiled_with_cxx11_abi", "get_default_device",
             "set_default_tensor_type", "asarray",

@@ -1,4 +1,5 @@
-"""Backends: one tiny module per device kind, each exposing ``xp`` (its array module).
+"""Backends: one tiny module per device kind, each exposing ``xp`` (its array module); and
+torch's ``torch.backends`` switches (``cudnn``, ``cuda``, ``mps``, ``cpu``).
 
 Dispatch is on a tensor's **device**, never on its array's type: the emulated CUDA device
 holds NumPy arrays too.  ``DOCTENSOR_CUDA=cupy|emulate|off`` chooses what ``cuda`` means;
@@ -10,7 +11,7 @@ import warnings
 
 from . import emulated_cuda, numpy_cpu
 
-__all__ = ["for_device", "cuda_backend", "cuda_mode"]
+__all__ = ["for_device", "cuda_backend", "cuda_mode", "cpu", "cuda", "cudnn", "mps"]
 
 _cuda = []  # the chosen CUDA backend module, resolved on first use
 
@@ -48,3 +49,6 @@ def for_device(device):
     if device.type == "cpu":
         return numpy_cpu
     return cuda_backend()
+
+
+from . import cpu, cuda, cudnn, mps  # noqa: E402  (torch.backends' modules)
