@@ -130,3 +130,14 @@ def test_signed_zeros(dtype):
         for dims in range(len(shape)):
             _check(d, t, dims, shape)
             _check(d.t() if d.ndim == 2 else d, t.t() if t.ndim == 2 else t, dims, shape)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_short_sums_with_zeros_and_cancellations(dtype):
+    """Kernel A's short path starts its lanes from their first term (Note in _short_total):
+    lanes that sum to -0 or cancel exactly, around tails of every length."""
+    rng = np.random.default_rng(7)
+    for n in range(4, 256, 3):
+        values = rng.choice(np.array([-0.0, 0.0, 1.5, -1.5, 2.0**-30, -(2.0**-30)]), n)
+        t, d = _pair(values.astype(np.float32), dtype)
+        _check(d, t, None, n)

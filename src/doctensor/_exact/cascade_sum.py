@@ -104,6 +104,8 @@ def _seq(x, zero=True):
     n, batch = x.shape[0], x.shape[1:]
     if n == 1:
         return x[0] + x.dtype.type(0) if zero else x[0]
+    if n == 0:
+        return np.zeros(batch, x.dtype)
     out = _in_order(x, 0, zero)
     if out is not None:
         return out
@@ -471,14 +473,14 @@ def _strided(a, shape, strides):
 
 def _reduce(a, dims, keepdim, kind, acc_buffer=False):
     out_dtype = a.dtype
+    if (kind is _SUM and len(dims) == a.ndim and vector_bytes() // a.itemsize <= a.size <
+            _SHORT and a.flags.c_contiguous and out_dtype not in _REDUCED):
+        return _short_total(a.reshape(-1)).reshape((1,) * a.ndim)
     oshape = tuple(1 if d in dims else n for d, n in enumerate(a.shape))
     if a.size == 0:
         return np.full(oshape, kind.identity, out_dtype)
     if a.size == 1:
         return kind.fold(a.reshape((1,) + oshape), out_dtype)
-    if (kind is _SUM and len(dims) == a.ndim and a.flags.c_contiguous and out_dtype not in
-            _REDUCED and vector_bytes() // a.itemsize <= a.size < _SHORT):
-        return _short_total(a.reshape(-1)).reshape(oshape)
     shape, ostr, istr, kept = _iteration(a.shape, a.strides, a.itemsize, tuple(dims), keepdim)
     it = _Iteration(_strided(a, shape, istr), ostr)
     if acc_buffer and out_dtype in _REDUCED and len(shape) >= 2 and it.reduced[0] \
@@ -508,20 +510,26 @@ def _short_total(x):
     """Kernel A (Note [torch's CPU sum]) on one contiguous float32/float64 run of at least one
     vector and shorter than ``_SHORT`` elements: four interleaved sequential vector sums, the
     leftover vectors into the first, the parts added, then 0 + the tail elements + each lane,
-    left to right."""
+    left to right.  (The sign of a lane that sums to zero cannot show in that last sum, which
+    starts at +0: so the lanes may start from their first term, not from 0; and that sum may
+    start from its first term too if a final + 0 turns a -0 into 0.)"""
     lanes = vector_bytes() // x.itemsize
     n = len(x) // lanes  # (at least one vector: a shorter run is kernel C's row_sum)
     vecs = x[:n * lanes].reshape(n, lanes)
     q = n // 4
-    acc = np.add.reduce(vecs[:4 * q].reshape(q, 4, lanes), axis=0) if q else \
-        np.zeros((4, lanes), x.dtype)
-    total = acc[0] + x.dtype.type(0)
-    for v in vecs[4 * q:]:
-        total += v
-    total += acc[1]
-    total += acc[2]
-    total += acc[3]
-    return np.add.accumulate(np.concatenate((np.zeros(1, x.dtype), x[n * lanes:], total)))[-1]
+    if q:
+        acc = np.add.reduce(vecs[:4 * q].reshape(q, 4, lanes), axis=0)
+        total = acc[0]
+        for v in vecs[4 * q:]:
+            total += v
+        total += acc[1]
+        total += acc[2]
+        total += acc[3]
+    else:  # (the parts are 0: the leftover vectors are the sum)
+        total = np.add.reduce(vecs, axis=0)
+    tail = x[n * lanes:]
+    terms = np.concatenate((tail, total)) if len(tail) else total
+    return np.add.accumulate(terms)[-1] + x.dtype.type(0)
 
 
 def reduced_runs(a, dims):
