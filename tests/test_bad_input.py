@@ -517,6 +517,9 @@ PARSER_CASES = [
     # an integer tensor of one element is an int to torch's parser
     "T.ones(3, 3).triu(T.tensor(1))", "T.tril(T.ones(3, 3), T.tensor(-1))",
     "T.ones(3, 3).triu_(T.tensor([1]))", "T.ones(3, 3).triu(T.tensor(1.))",
+    "T.diag(T.ones(2), T.tensor(1))", "T.diag(T.ones(3, 3), T.tensor(-1))",
+    "T.diag_embed(T.ones(2), T.tensor(1))", "T.ones(3, 3).diagonal(T.tensor(1))",
+    "T.diag(T.ones(2), T.tensor(1.))", "T.diag_embed(T.ones(2), True)",
 ]
 
 

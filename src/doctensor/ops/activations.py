@@ -33,11 +33,12 @@ def _run(op, t, attrs, in_place, out_op=None):
 def _nan_inputs(x, grad, avx512):
     """The NaN elements of ``x`` that torch's CPU kernel computes in vectors and those in its
     scalar tail, as bool tensors, or None without NaN (Note [NaN in vector loops])."""
-    a = x._data
-    if x.device.type != "cpu" or not np.isnan(a).any():
+    if x.device.type != "cpu":
         return None
-    vec = in_vector_loop(a, [grad._data], avx512)
-    nan = np.isnan(a)
+    nan = np.isnan(x._data)
+    if not nan.any():
+        return None
+    vec = in_vector_loop(x._data, [grad._data], avx512)
     return x.new_tensor(nan & vec), x.new_tensor(nan & ~vec)
 
 

@@ -661,8 +661,8 @@ def diag_embed_backward(ctx, grad):
 def diag_embed(t, offset=0, dim1=-2, dim2=-1):
     """A tensor with one more dim, holding ``t``'s last dim on the ``offset`` diagonal of the
     matrices along ``dim1`` and ``dim2``, zeros elsewhere."""
-    if offset.__class__ is not int:
-        S.as_int(offset, "offset")
+    if offset.__class__ is not int:  # (an integer tensor of one element: its value)
+        offset = S.as_int(offset, "offset")
     n = t._data.ndim + 1
     d1, d2 = S.wrap_dim(dim1, n), S.wrap_dim(dim2, n)
     if d1 == d2:
@@ -684,7 +684,7 @@ def diagonal_copy_backward(ctx, grad):
 def diag(t, diagonal=0):
     """A vector's square matrix with it on the ``diagonal``, or a matrix's diagonal (a copy)."""
     if diagonal.__class__ is not int:
-        S.as_int(diagonal, "diagonal")
+        diagonal = S.as_int(diagonal, "diagonal")
     if t._data.ndim == 1:
         return apply(_diag_embed, t, offset=diagonal, dim1=0, dim2=1)
     if t._data.ndim != 2:
@@ -696,9 +696,7 @@ def diag(t, diagonal=0):
 
 
 def _check_triangle(name):
-    def check(self, diagonal):
-        if diagonal.__class__ is not int:
-            S.as_int(diagonal, "diagonal")
+    def check(self, diagonal):  # (triangle has made the diagonal an int)
         if self._data.ndim < 2:
             raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     return check

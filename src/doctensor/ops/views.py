@@ -388,7 +388,7 @@ def narrow(t, dim, start, length):
 @view_op("diagonal", "DiagonalBackward0", method="diagonal", function="diagonal")
 def diagonal(shape, strides, offset, offset_=0, dim1=0, dim2=1):
     if offset_.__class__ is not int:
-        S.as_int(offset_, "offset")
+        offset_ = S.as_int(offset_, "offset")
     n = len(shape)
     d1, d2 = S.wrap_dim(dim1, n), S.wrap_dim(dim2, n)
     if d1 == d2:
