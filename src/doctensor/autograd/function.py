@@ -130,8 +130,8 @@ class BackwardCFunction(Node, FunctionCtx):
                 out.append(None)
                 continue
             if g is None or self.next_functions[i][0] is None:
-                out.append(None)
-                continue
+                out.append(g)  # (torch checks no gradient of an input without an edge, and
+                continue  # node hooks see it; the engine then drops it)
             shape, dtype = info
             if tuple(g.shape) != shape:
                 if _expandable(shape, tuple(g.shape)):

@@ -7,14 +7,19 @@ trained, e.g. BatchNorm's running mean) and ``_modules`` (submodules).  Everythi
 """
 
 import itertools
+import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 import doctensor as torch
 
 from ..parameter import Buffer, Parameter
+from ._backward_hook import BackwardHook, call_non_full_hook
 
 __all__ = ["Module", "RemovableHandle"]
+
+_BOTH_HOOKS = ("Cannot use both regular backward hooks and full backward hooks on a single "
+               "Module. Please use only one of them.")
 
 
 def typename(obj):
@@ -85,6 +90,9 @@ class Module:
         setattr_("_forward_hooks_with_kwargs", set())
         setattr_("_forward_pre_hooks", OrderedDict())
         setattr_("_forward_pre_hooks_with_kwargs", set())
+        setattr_("_backward_hooks", OrderedDict())
+        setattr_("_backward_pre_hooks", OrderedDict())
+        setattr_("_is_full_backward_hook", None)  # (None until a backward hook is registered)
 
     def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
@@ -388,6 +396,38 @@ class Module:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def register_full_backward_hook(self, hook, prepend=False):
+        """``hook(module, grad_input, grad_output)`` runs once the gradients of the module's
+        inputs are computed; it may return a replacement ``grad_input`` (Note in
+        ``_backward_hook``)."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_BOTH_HOOKS)
+        self._is_full_backward_hook = True
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """``hook(module, grad_output)`` runs once the gradients of the module's outputs are
+        computed; it may return a replacement ``grad_output``."""
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_backward_hook(self, hook):
+        """The deprecated form: ``hook(module, grad_input, grad_output)`` on the node that made
+        the output, whose inputs need not be the module's (torch's FutureWarning says when)."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_BOTH_HOOKS)
+        self._is_full_backward_hook = False
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
     def __call__(self, *args, **kwargs):
         for hook_id, hook in list(self._forward_pre_hooks.items()):
             if hook_id in self._forward_pre_hooks_with_kwargs:
@@ -398,6 +438,11 @@ class Module:
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+        backward_hook = None
+        full = list(self._backward_hooks.values()) if self._is_full_backward_hook else []
+        if full or self._backward_pre_hooks:  # Note in _backward_hook
+            backward_hook = BackwardHook(self, full, list(self._backward_pre_hooks.values()))
+            args = backward_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
         for hook_id, hook in list(self._forward_hooks.items()):
             if hook_id in self._forward_hooks_with_kwargs:
@@ -406,6 +451,14 @@ class Module:
                 result = hook(self, args, output)
             if result is not None:
                 output = result
+        if backward_hook is not None:
+            if not isinstance(output, (torch.Tensor, tuple)):
+                warnings.warn(f"For backward hooks to be called, module output should be a Tensor "
+                              f"or a tuple of Tensors but received {type(output)}",
+                              stacklevel=2)
+            output = backward_hook.setup_output_hook(output)
+        if self._is_full_backward_hook is False and self._backward_hooks:
+            call_non_full_hook(self, list(self._backward_hooks.values()), args, output)
         return output
 
     # -- state dict ---------------------------------------------------------------------------
