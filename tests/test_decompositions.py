@@ -24,11 +24,11 @@ LINALG = ("LinAlgError", "cholesky", "cholesky_ex", "cond", "det", "inv", "inv_e
           "tensorinv", "tensorsolve")
 TORCH = ("cholesky", "cholesky_inverse", "cholesky_solve", "det", "inverse", "logdet", "lu",
          "lu_solve", "lu_unpack", "matrix_exp", "matrix_power", "pinverse", "qr", "slogdet",
-         "svd", "triangular_solve", "eig", "lstsq", "matrix_rank", "solve", "geqrf", "orgqr",
-         "ormqr", "svd_lowrank", "pca_lowrank")
+         "svd", "triangular_solve", "eig", "lstsq", "matrix_rank", "solve", "symeig", "geqrf",
+         "orgqr", "ormqr", "svd_lowrank", "pca_lowrank")
 METHODS = ("cholesky", "cholesky_inverse", "cholesky_solve", "det", "inverse", "logdet", "lu",
            "lu_solve", "matrix_exp", "matrix_power", "pinverse", "qr", "slogdet", "svd",
-           "triangular_solve", "eig", "lstsq", "geqrf", "orgqr", "ormqr")
+           "triangular_solve", "eig", "lstsq", "symeig", "geqrf", "orgqr", "ormqr")
 
 
 @pytest.mark.parametrize("where,names", [("linalg", LINALG), ("torch", TORCH),
@@ -120,7 +120,7 @@ def test_legacy_forms_warn_once_as_torch(name, torch_warnings):
     assert [str(w.message) for w in caught] == expected
 
 
-@pytest.mark.parametrize("name", ["eig", "lstsq", "solve", "matrix_rank"])
+@pytest.mark.parametrize("name", ["eig", "lstsq", "solve", "matrix_rank", "symeig"])
 def test_removed_functions_raise_torchs_message(name):
     def scenario(T):
         try:

@@ -355,3 +355,44 @@ def test_scatter_overlap_with_an_empty_index():
         x = T.ones(1, 0)
         return x.scatter_(0, T.zeros(1, 0, dtype=T.int64), x)
     same_outcome(scenario)
+
+
+# -- detach_() of a base: its views made in no_grad mode read requires_grad from it -------------
+
+def _no_grad_view(T, base, pick):
+    with T.no_grad():
+        return pick(base)
+
+
+DETACHED_BASES = {
+    "leaf": lambda T: T.ones(3, requires_grad=True),
+    "result": lambda T: T.ones(3, requires_grad=True) * 2,
+    "base_of_split_views": lambda T: T.ones(4),  # requires grad only later, below
+}
+PICKS = {
+    "select": lambda x: x[0],
+    "slice_of_select": lambda x: x[1:][0],
+    "split": lambda x: x.split(2)[0],
+}
+
+
+@pytest.mark.parametrize("base", DETACHED_BASES)
+@pytest.mark.parametrize("pick", PICKS)
+def test_detach_in_place_of_a_base(base, pick):
+    """torch's view made in no_grad mode requires grad through its base; once the base is
+    detached in place it no longer does (and a later requires_grad_() brings it back), while
+    a view made in grad mode keeps its grad_fn."""
+    def scenario(T):
+        b = DETACHED_BASES[base](T)
+        plain = _no_grad_view(T, b, PICKS[pick])
+        if base == "base_of_split_views":
+            b.requires_grad_()
+        tracked = PICKS[pick](b)
+        before = (plain.requires_grad, tracked.requires_grad)
+        b.detach_()
+        after = (plain.requires_grad, plain.is_leaf, tracked.requires_grad,
+                 type(tracked.grad_fn).__name__)
+        used = plain * 2
+        b.requires_grad_()
+        return before, after, used, plain.requires_grad, plain.grad_fn is None
+    same_outcome(scenario)

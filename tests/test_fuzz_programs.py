@@ -445,8 +445,8 @@ KNOWN = [
     (r"torch's \('RuntimeError', '(Output \d+ of \w+ is a view|A view was created in no_grad)",
      "torch reads a refused view's history (a multi-output or no_grad view whose base was "
      "edited in place) before any op's own checks; doctensor does so where the dispatcher "
-     "runs first, not in ops that check their arguments before it (composites, cat, unfold, "
-     "setitem, an integer tensor written in place)"),
+     "(or read_histories) runs first, not in the composites and view ops that check their "
+     "arguments before it (unfold, setitem)"),
     (r"autograd\.grad\([^\n]*\n\w+\._version",
      "the version counter of a gradient torch's engine builds through in-place steps "
      "(CopySlices over an in-place edited view, in-place accumulation of its InputBuffer) in "
@@ -462,9 +462,6 @@ KNOWN = [
     (r"INTERNAL ASSERT FAILED",
      "torch 2.13's own internal assert (in place through a view of a retain_grad tensor "
      "changed by an in-place view op): a torch bug; doctensor does what was asked"),
-    (r"detach_\(\)\n\w+\.requires_grad",
-     "a view made in no_grad mode reads requires_grad from its base in torch (False once the "
-     "base is detached in place); doctensor sets the view's flag when it is made"),
 ]
 
 

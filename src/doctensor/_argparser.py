@@ -30,6 +30,7 @@ import functools
 import operator
 import os
 import sys
+import warnings
 from types import FunctionType
 
 import numpy as np
@@ -333,6 +334,16 @@ class Signature:
         return None
 
 
+# Note [deprecated overloads]
+# torch's parser still takes the overloads of deprecated.yaml, old code's way of passing the
+# numbers first: ``p.add_(-lr, grad)``, ``x.addcmul_(0.5, t1, t2)``, ``torch.addmm(beta, c,
+# alpha, a, b)``.  It warns once per process (one TORCH_WARN_ONCE for them all) and calls the
+# current overload.  doctensor's functions have the current parameters only (the numbers
+# keyword-only), so such a call fails on them before it runs; ``checked``'s wrapper then binds
+# the arguments to the deprecated signature and calls again, the numbers by name.
+_DEPRECATION_WARNED = []
+
+
 class Parser:
     """The signatures of one function or method (torch's PythonArgParser)."""
 
@@ -341,6 +352,30 @@ class Parser:
         self.signatures = [s for s in signatures if not s.deprecated] + \
             [s for s in signatures if s.deprecated]
         self.name = signatures[0].name
+
+    def deprecated_call(self, args, kwargs):
+        """Note [deprecated overloads]: for arguments that match a deprecated overload and no
+        other, torch's warning (once per process) and the arguments of the same call in the
+        current overload: the tensors by position, the numbers by name; else None."""
+        for signature in self.signatures:
+            bound = signature.parse(args, kwargs, loud=False)
+            if bound is not None:
+                break
+        else:
+            return None
+        if not signature.deprecated:
+            return None
+        if not _DEPRECATION_WARNED:
+            _DEPRECATION_WARNED.append(True)
+            current = "\n\t".join(self.name + s.shown() for s in self.signatures if not s.hidden)
+            warnings.warn(f"This overload of {self.name} is deprecated:\n\t{self.name}"
+                          f"{signature.shown()}\nConsider using one of the following signatures "
+                          f"instead:\n\t{current} (Triggered internally at "
+                          f"/__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1841.)",
+                          UserWarning, stacklevel=3)
+        values = [(p, v) for p, v in zip(signature.params, bound) if v is not None]
+        return ([v for p, v in values if p.kind == "Tensor" and not p.keyword_only],
+                {p.name: v for p, v in values if p.kind != "Tensor" or p.keyword_only})
 
     def diagnose(self, args, kwargs):
         """The error torch raises for this call's arguments (None where they parse)."""
@@ -519,7 +554,15 @@ def checked(fn, name, texts, method):
             return _no_arguments(name, args, kwargs)
         return parser.diagnose(args, kwargs)
 
-    return functools.wraps(fn)(_wrapper(fn, diagnose))
+    def current(args, kwargs):
+        if parser is None or not parser.signatures[-1].deprecated:
+            return None
+        call = parser.deprecated_call(args[1:] if method else args, kwargs)
+        if call is None:
+            return None
+        return ((args[0], *call[0]) if method else tuple(call[0])), call[1]
+
+    return functools.wraps(fn)(_wrapper(fn, diagnose, current))
 
 
 # Note [a frame warnings skip]: the wrapper ``checked`` returns is one more frame between the
@@ -528,15 +571,20 @@ def checked(fn, name, texts, method):
 # bootstrap: frames whose file name holds "importlib" and "_bootstrap".  The wrapper is
 # compiled under such a name, so that it is not counted.
 _WRAPPER = """
-def wrapper(fn, diagnose):
+def wrapper(fn, diagnose, current):
     def call(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except Exception:
-            caller = sys._getframe(1).f_globals.get("__name__", "")
-            error = None if caller.startswith("doctensor.") else diagnose(args, kwargs)
-            if error is None:
+        except Exception as e:
+            if sys._getframe(1).f_globals.get("__name__", "").startswith("doctensor."):
                 raise
+            # (a deprecated overload fails on fn's own parameters, before fn runs)
+            again = current(args, kwargs) if isinstance(e, TypeError) else None
+            error = None if again is not None else diagnose(args, kwargs)
+            if again is None and error is None:
+                raise
+        if again is not None:
+            return fn(*again[0], **again[1])
         raise error
     return call
 """

@@ -7,6 +7,7 @@ version counter are created lazily, the first time something asks for them, so a
 result costs one object.
 """
 
+import sys
 import warnings
 
 import numpy as _np
@@ -173,6 +174,25 @@ class TensorBase:
 
 
 WARNED_ONCE = set()  # the messages warn_once has given
+
+
+def warn_at_user(message, once=False):
+    """A UserWarning (torch's TORCH_WARN; ``once``: TORCH_WARN_ONCE) pointing at the first
+    line outside doctensor: the user's, however deep in doctensor it is raised (``checked``'s
+    wrapper frame, which warnings skip, is not counted)."""
+    if once:
+        if message in WARNED_ONCE:
+            return
+        WARNED_ONCE.add(message)
+    frame, level = sys._getframe(1), 2
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not ("importlib" in name and "_bootstrap" in name):
+            if not frame.f_globals.get("__name__", "").startswith("doctensor."):
+                break
+            level += 1
+        frame = frame.f_back
+    warnings.warn(message, UserWarning, stacklevel=level)
 
 
 def warn_once(message, stacklevel=3):

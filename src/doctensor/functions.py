@@ -1809,7 +1809,7 @@ from .ops import decompositions as _decompositions  # noqa: E402
 
 __all__ += ["det", "logdet", "slogdet", "inverse", "cholesky", "cholesky_inverse", "qr", "svd",
             "lu", "lu_solve", "lu_unpack", "matrix_power", "matrix_exp", "pinverse",
-            "triangular_solve", "eig", "lstsq", "matrix_rank", "solve", "cholesky_solve",
+            "triangular_solve", "eig", "lstsq", "matrix_rank", "solve", "symeig", "cholesky_solve",
             "geqrf", "orgqr", "ormqr", "svd_lowrank", "pca_lowrank"]
 det = _decompositions.det
 logdet = _decompositions.logdet
@@ -1835,6 +1835,7 @@ eig = _decompositions.removed("eig")
 lstsq = _decompositions.removed("lstsq")
 matrix_rank = _decompositions.removed("matrix_rank")
 solve = _decompositions.removed("solve")
+symeig = _decompositions.removed("symeig")
 
 
 def slogdet(input):

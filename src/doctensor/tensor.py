@@ -53,7 +53,7 @@ from .ops import elementwise as E
 from .ops import pointwise as P
 from .ops import special_functions as SF
 from .ops import views as V
-from .ops._dispatch import _OPERANDS, apply, apply_, binary, set_tensor_class
+from .ops._dispatch import _OPERANDS, apply, apply_, autograd_check_, binary, set_tensor_class
 from .size import Size
 
 __all__ = ["Tensor"]
@@ -66,6 +66,29 @@ _NON_LEAF_GRAD_WARNING = (
     "instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered "
     "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
 
+
+_REINFORCE_REMOVED = """reinforce() was removed.
+Use torch.distributions instead.
+See https://pytorch.org/docs/main/distributions.html
+
+Instead of:
+
+probs = policy_network(state)
+action = probs.multinomial()
+next_state, reward = env.step(action)
+action.reinforce(reward)
+action.backward()
+
+Use:
+
+probs = policy_network(state)
+# NOTE: categorical is equivalent to what used to be called multinomial
+m = torch.distributions.Categorical(probs)
+action = m.sample()
+next_state, reward = env.step(action)
+loss = -m.log_prob(action) * reward
+loss.backward()
+"""
 
 _NON_LEAF_REQUIRES_GRAD = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
@@ -290,6 +313,7 @@ class Tensor(TensorBase):
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self._grad_fn = None
         self._requires_grad = False
+        base_requires_grad_changed(self)  # its views made in no_grad mode follow it
         return self
 
     @property
@@ -646,10 +670,11 @@ class Tensor(TensorBase):
     def div(self, other, rounding_mode=None):
         return P.div_tensor(self, other, rounding_mode)
 
-    def div_(self, other):
-        return apply_(P.div, self, other)
+    def div_(self, other, *, rounding_mode=None):
+        return P.div_tensor(self, other, rounding_mode, in_place=True)
 
-    __itruediv__ = div_
+    def __itruediv__(self, other):
+        return apply_(P.div, self, other)
 
     @_operator
     def __rtruediv__(self, other):
@@ -1491,9 +1516,7 @@ class Tensor(TensorBase):
         return P.div_tensor(self, other, rounding_mode)
 
     def divide_(self, other, *, rounding_mode=None):
-        if rounding_mode is None:
-            return apply_(P.div, self, other)
-        return apply_(P.div_rounding, self, other, rounding_mode=rounding_mode)
+        return P.div_tensor(self, other, rounding_mode, in_place=True)
 
     def true_divide(self, other):
         return apply(P.div, self, other)
@@ -1833,6 +1856,7 @@ class Tensor(TensorBase):
     eig = _decompositions.removed("eig")
     lstsq = _decompositions.removed("lstsq")
     solve = _decompositions.removed("solve")
+    symeig = _decompositions.removed("symeig")
 
     # products and norms (D1)
     def addmm(self, mat1, mat2, *, beta=1, alpha=1):
@@ -1992,6 +2016,30 @@ class Tensor(TensorBase):
     def is_cpu(self):
         return self._device.type == "cpu"
 
+    # doctensor's tensors are dense and strided, on the CPU or a CUDA device: never sparse,
+    # quantized, nested or meta, nor on another backend (code written for torch asks, as old
+    # optimizers' ``if grad.is_sparse: raise ...``)
+    is_sparse = is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = False
+    is_mps = is_xpu = is_ipu = is_xla = is_vulkan = is_maia = is_mtia = False
+
+    def is_distributed(self):
+        return False
+
+    @property
+    def volatile(self):
+        """Removed with Variable (PyTorch 0.4): always False, with torch's warning."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value):
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                      "instead.", stacklevel=2)
+
+    def reinforce(self, reward):
+        """Removed with stochastic functions (PyTorch 0.4): torch's error."""
+        raise RuntimeError(_REINFORCE_REMOVED)
+
     @property
     def itemsize(self):
         return self._data.itemsize
@@ -2079,9 +2127,7 @@ class Tensor(TensorBase):
         if source.dtype is not self.dtype:
             raise RuntimeError(f"Could not set tensor of type {source.dtype.c_name} to a tensor "
                                f"of type {self.dtype.c_name}")
-        if self._requires_grad and self._grad_fn is None and GradMode.enabled:
-            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
-                               "operation.")
+        autograd_check_(self, source)
         self._data, self._storage, self._offset = source._data, source.untyped_storage(), None
         self._bump_version()
         return self
@@ -2089,9 +2135,6 @@ class Tensor(TensorBase):
     def apply_(self, callable):
         """Replace each element ``x`` by ``callable(x)`` (Python numbers; CPU only).  Like
         torch's, it moves no version and records no history."""
-        if self._requires_grad:
-            raise RuntimeError("Can't call apply_() on Variable that requires grad. Use "
-                               "var.detach().apply_() instead.")
         return self._map_elements(callable)
 
     def map_(self, tensor, callable):
@@ -2103,6 +2146,10 @@ class Tensor(TensorBase):
         return self._map_elements(callable, x, y)
 
     def _map_elements(self, fn, *others):
+        if self._requires_grad or any(o._requires_grad for o in others):
+            name = ("apply_", "map_", "map2_")[len(others)]
+            raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use "
+                               f"var.detach().{name}() instead.")
         if self._device.type != "cpu":
             raise TypeError(f"{'map' if others else 'apply'}_ is only implemented on CPU tensors")
         for other in others:

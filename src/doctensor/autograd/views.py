@@ -63,8 +63,7 @@ def new_view(t, shape, strides, offset, dtype=None):
         return out
     if base._requires_grad:  # a differentiable view, made in no_grad mode: it
         out._requires_grad = out._requires_grad_of_base = True  # has no edge itself
-        if base._grad_fn is None:
-            _watch_base(base, out)  # Note [views of a base without history]
+        _watch_base(base, out)  # Note [views of a base without history]
     elif not t._inference:
         _watch_base(base, out)
     if not t._inference:
@@ -115,8 +114,7 @@ def track_views(outs, t):
         o._requires_grad = o._requires_grad_of_base = t._requires_grad
         if not t._inference:
             o._creation_meta = INFERENCE_MODE if INFERENCE.on else NO_GRAD_MODE
-        if t._requires_grad and o._base._grad_fn is None or not t._requires_grad \
-                and not t._inference:
+        if t._requires_grad or not t._inference:
             _watch_base(o._base, o)  # Note [views of a base without history]
 
 
@@ -133,15 +131,16 @@ def track_views(outs, t):
 # marks the views still alive (``mark_plain_views``); their stale ``_view_version`` then
 # regenerates their grad_fn when they are next used.
 #
-# ``base.requires_grad_(flag)`` on such a base (or on the base of a view made in no_grad
-# mode) sets the watched views' ``requires_grad`` to follow (``base_requires_grad_changed``),
+# ``base.requires_grad_(flag)`` and ``base.detach_()`` on such a base (or on the base, leaf or
+# not, of a view made in no_grad mode) set the watched views' ``requires_grad`` to follow
+# (``base_requires_grad_changed``),
 # yet leaves them leaves with no grad_fn and, unless they asked for it themselves, no
 # AccumulateGrad (``_requires_grad_of_base``): an op on one records no edge into it, so its
 # gradient reaches neither it nor the base, as in torch::
 #
 #     y = torch.zeros(3);  v = y[1:];  y.requires_grad_()
 #     v.requires_grad, v.grad_fn    ->  True, None;   (v * 2).sum().backward() -> no grads
-#     y.requires_grad_(False)       ->  v.requires_grad is False again
+#     y.requires_grad_(False)       ->  v.requires_grad is False again (y.detach_() too)
 
 def _watch_base(base, view):
     watched = base._plain_views  # attribute reads, never __dict__: a tensor's attributes stay
@@ -166,7 +165,8 @@ def _mark_plain_views(base):
 
 
 def base_requires_grad_changed(base):
-    """``base.requires_grad_()`` on a leaf: its watched views without history follow it."""
+    """``base.requires_grad_()`` on a leaf, or ``base.detach_()``: its watched views without
+    history follow it."""
     watched = base._plain_views
     if watched is None:
         return

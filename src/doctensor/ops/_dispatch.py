@@ -43,9 +43,9 @@ from . import _registry
 from ._layout import contiguous, pointwise_layout
 from ._registry import NO_ATTRS
 
-__all__ = ["apply", "apply_", "binary", "set_tensor_class", "needs_grad", "promote", "scalar_as",
-           "check_same_device", "check_broadcast", "check_overlap", "check_partial_overlap",
-           "QUIET"]
+__all__ = ["apply", "apply_", "binary", "set_tensor_class", "needs_grad", "autograd_check_",
+           "read_histories", "promote", "scalar_as", "check_same_device", "check_broadcast",
+           "check_overlap", "check_partial_overlap", "QUIET"]
 
 Tensor = None  # the Tensor class (tensor.py installs it: set_tensor_class)
 
@@ -285,6 +285,27 @@ def needs_grad(inputs):
     return False
 
 
+def read_histories(args):
+    """Autograd reads the history of each view among ``args`` (regenerating it, or refusing a
+    view whose base was edited in place: a multi-output or no_grad view raises here) before
+    the kernel checks its arguments, as torch does; ops that check their arguments before
+    ``apply`` call this first."""
+    if GradMode.enabled:
+        for a in args:
+            if isinstance(a, TensorBase) and a._creation_meta is not None and a._requires_grad:
+                gradient_edge(a)
+
+
+def autograd_check_(self, *operands):
+    """Autograd's refusal of an in-place op on ``self`` (a leaf that requires grad, a view
+    whose history may not be rebased: ``check_inplace``), made whenever an operand requires
+    grad in grad mode, whatever ``self``'s dtype: torch's autograd layer runs before its
+    kernel, so this error comes before any of the op's own (``apply_`` makes it; ops that
+    check their arguments before ``apply_`` call this first)."""
+    if needs_grad((self, *operands)):
+        check_inplace(self)
+
+
 # -- results and their nodes ---------------------------------------------------------------------
 
 def _wrap(data, like):
@@ -445,10 +466,8 @@ def binary(op, operator=True):
 
 def _apply(op, args, attrs):
     """``apply`` beyond its fast path, for an op that is no view."""
-    if GradMode.enabled and op.backward is not None:  # autograd reads a view's history before
-        for a in args:  # the kernel checks (a refused view of a multi-output op raises here)
-            if isinstance(a, TensorBase) and a._creation_meta is not None and a._requires_grad:
-                gradient_edge(a)
+    if op.backward is not None:
+        read_histories(args)
     if op.check is not None:
         op.check(*args, **attrs)
     first = args[0]
@@ -559,12 +578,14 @@ def apply_(op, self, *args, write=None, **attrs):
     if DUAL.on:  # a dual level is open: tangents follow (Note [forward AD])
         return dual_apply_(apply_, _record, op, self, args, write, attrs)
     inputs = (self, *args)
+    grad = op.backward is not None and needs_grad(inputs)
+    if grad:  # autograd_check_, but copy_ asks for a differentiable dtype first (as torch's)
+        differentiable = self._data.dtype.kind in DIFFERENTIABLE
+        if differentiable or op.name != "copy_":
+            check_inplace(self)
+        grad = differentiable
     if op.check is not None:
         op.check(*inputs, **attrs)
-    grad = op.backward is not None and needs_grad(inputs) and \
-        self._data.dtype.kind in DIFFERENTIABLE
-    if grad:
-        check_inplace(self)  # autograd's check runs before the kernel's, as in torch
     if op.kind == "view":
         return _restride(op, self, attrs, grad)
     check_overlap(op, self)

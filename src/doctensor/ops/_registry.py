@@ -228,6 +228,8 @@ class Op:
         n = len(self.outputs)
         self.node_cls = type(grad_fn or name, (OpNode,), {
             "__slots__": (), "op": self, "num_outputs": n, "multi": n != 1})
+        if grad_fn == "NotImplemented":  # (torch's C++ node, named with its namespace)
+            self.node_cls.name = lambda node: "torch::autograd::NotImplemented"
         self._node_classes = {n: self.node_cls}
         self.exposed = set()
         self.expose(self.saves)

@@ -23,7 +23,7 @@ from ..backends import for_device
 from ..device import CPU, as_device
 from ..device import device as _device
 from . import _registry as R
-from ._dispatch import apply, apply_, check_partial_overlap
+from ._dispatch import apply, apply_, autograd_check_, check_partial_overlap
 from ._layout import copy_as, preserve_layout, strided_zeros
 from ._registry import declare
 
@@ -665,6 +665,7 @@ _zero.def_backward(_zero_gradient)
 
 def fill_(t, value):
     """Fill ``t`` with a Python number or a 0-d tensor (FillBackward2 / FillBackward3)."""
+    autograd_check_(t, value)
     if isinstance(value, TensorBase):
         if value.dim() != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "

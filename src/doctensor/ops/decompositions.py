@@ -107,6 +107,12 @@ _REMOVED = {
              "factorization see `torch.lu`, which can be used with `torch.lu_solve` or "
              "`torch.lu_unpack`.\nX = torch.solve(B, A).solution should be replaced with:\nX = "
              "torch.linalg.solve(A, B)",
+    "symeig": "This function was deprecated since version 1.9 and is now removed. The default "
+              "behavior has changed from using the upper triangular portion of the matrix by "
+              "default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, "
+              "upper=upper) should be replaced with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if "
+              "upper else 'L')\n\nand\n\nL, V = torch.symeig(A, eigenvectors=True) should be "
+              "replaced with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')",
     "matrix_rank": "This function was deprecated since version 1.9 and is now removed.\nPlease "
                    "use the `torch.linalg.matrix_rank` function instead. The parameter "
                    "'symmetric' was renamed in `torch.linalg.matrix_rank()` to 'hermitian'.",

@@ -12,18 +12,17 @@ import numpy as np
 from .. import _strides as S
 from .._argparser import check_keywords
 from .._dtypes import _BY_NP
-from .._tensor_base import TensorBase, warn_once
-from ..autograd.views import check_inplace
+from .._tensor_base import TensorBase, warn_at_user, warn_once
 from ._dispatch import (
-    DIFFERENTIABLE,
     apply,
     apply_,
+    autograd_check_,
     check_overlap,
     check_partial_overlap,
     check_same_device,
-    needs_grad,
 )
 from ._registry import declare
+from .creation import full
 from .pointwise import where_tensor
 from .views import diagonal_backward
 
@@ -172,6 +171,8 @@ def _check_index_copy(t, d, idx, source):
 def index_add(t, dim, index, source, alpha=1, in_place=False):
     """``t`` with ``alpha * source``'s slices added at positions ``index`` along ``dim``
     (repeated positions add up)."""
+    if in_place:
+        autograd_check_(t, source)
     d, _ = _check_index_vector("index_add_", t, dim, index, source)
     if alpha == 1:
         return _run(_index_add, in_place, t, index, source, dim=d)
@@ -202,6 +203,8 @@ def index_fill_backward(ctx, grad):
 def index_fill(t, dim, index, value, in_place=False):
     """``t`` with the slices at positions ``index`` along ``dim`` set to the number
     ``value`` (negative positions count from the end)."""
+    if in_place:
+        autograd_check_(t, value)
     if isinstance(value, TensorBase):
         if value.dim():
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but "
@@ -233,6 +236,8 @@ def index_copy_backward(ctx, grad):
 
 def index_copy(t, dim, index, source, in_place=False):
     """``t`` with ``source``'s slices copied to positions ``index`` along ``dim``."""
+    if in_place:
+        autograd_check_(t, source)
     d, _ = _check_index_vector("index_copy_", t, dim, index, source)
     return _run(_index_copy, in_place, t, index, source, dim=d)
 
@@ -349,12 +354,12 @@ def _size(a, k):
     return a.shape[S.wrap_dim(k, a.ndim)] if a.ndim else 1
 
 
-def _check_scatter(name, t, dim, index, src, in_place=False):
+def _check_scatter(name, t, dim, index, src, in_place=False, reduce=None):
     """torch's checks of scatter and scatter_add, in its order (in place: autograd's first,
-    the overlaps before the bounds); returns the wrapped dim."""
+    the overlaps, then scatter's ``reduce``, before the bounds); returns the wrapped dim."""
     check_same_device([x for x in (t, index, src) if x is not None])
-    if in_place and t._data.dtype.kind in DIFFERENTIABLE and needs_grad((t, src)):
-        check_inplace(t)
+    if in_place:
+        autograd_check_(t, src)
     d = S.wrap_dim(dim, t._data.ndim)
     if index._data.dtype not in _INDEX_KINDS:
         raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
@@ -366,6 +371,8 @@ def _check_scatter(name, t, dim, index, src, in_place=False):
     if in_place:
         check_overlap(_scatter, t)
         check_partial_overlap(t, [x for x in (index, src) if x is not None], full=True)
+    if reduce is not None and reduce not in _OLD_REDUCE:
+        raise RuntimeError("reduce argument must be either add or multiply.")
     if idx.size:
         _check_bounds(idx, d, _size(t._data, d))
     return d
@@ -391,12 +398,17 @@ def _check_scatter_shapes(t, d, idx, src):
 
 def scatter(t, dim, index, src=None, value=None, reduce=None, in_place=False):
     """``t`` with ``src[i][j]`` (or ``value``) written at ``[i][index[i][j]]`` for ``dim=1``
-    (likewise for every dim); repeated indices: the last write wins."""
-    if reduce is not None:
-        raise NotImplementedError("doctensor's scatter takes no reduce: use scatter_add")
+    (likewise for every dim); repeated indices: the last write wins, or with ``reduce``
+    ("add", "multiply": deprecated for a tensor ``src``) they combine with ``t``'s value."""
     if src is not None and not isinstance(src, TensorBase):
         src, value = None, src
-    d = _check_scatter("scatter", t, dim, index, src, in_place)
+    d = _check_scatter("scatter", t, dim, index, src, in_place, reduce)
+    if reduce is not None:
+        if src is None:
+            src = full(index.shape, value, t.dtype, t._device)
+        else:
+            warn_at_user(_SCATTER_REDUCE_DEPRECATED, once=True)
+        return _run(_scatter_reducing, in_place, t, index, src, dim=d, reduce=reduce)
     if src is None:
         return _run(_scatter_value, in_place, t, index, dim=d, value=value)
     return _run(_scatter, in_place, t, index, src, dim=d)
@@ -429,7 +441,27 @@ _backwards(_index_select, _index_add, index_select)
 _backwards(_gather, _scatter_add, gather)
 
 
-# -- scatter_reduce and index_reduce ------------------------------------------------------------
+# -- scatter's reduce (deprecated), scatter_reduce and index_reduce ------------------------------
+
+_OLD_REDUCE = {"add": "sum", "multiply": "prod"}
+_SCATTER_REDUCE_DEPRECATED = (
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
+    "future PyTorch release. Use torch.scatter_reduce instead for more reduction options. "
+    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+    "TensorAdvancedIndexing.cpp:225.)")
+
+
+@declare("scatter", "NotImplemented", ("self", "index", "src"))
+def _scatter_reducing(xp, a, index, src, dim, reduce):
+    """scatter with ``reduce``: scatter_reduce's sum or prod, ``a`` included (torch has no
+    derivative for it)."""
+    return _scatter_reduce.forward(xp, a, index, src, dim, _OLD_REDUCE[reduce])
+
+
+@_scatter_reducing.def_backward
+def scatter_reducing_backward(ctx, grad):
+    raise RuntimeError("derivative for aten::scatter is not implemented")
+
 
 _REDUCE_UFUNCS = {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum",
                   "amin": "minimum"}
@@ -518,6 +550,8 @@ def index_reduce(t, dim, index, source, reduce, include_self=True, in_place=Fals
     """``t`` with ``source``'s slices reduced (``prod``, ``mean``, ``amax``, ``amin``) into
     the slices at positions ``index`` along ``dim``, together with ``t``'s own unless
     ``include_self`` is False."""
+    if in_place:
+        autograd_check_(t, source)
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")

@@ -7,16 +7,14 @@ import numpy as np
 
 from .. import _dtypes
 from .._strides import broadcast_shapes, contiguous_strides, iter_output_strides
-from .._tensor_base import TensorBase, empty_strides
-from ..autograd.views import check_inplace
+from .._tensor_base import TensorBase, empty_strides, warn_at_user
 from ..device import CPU
 from ._dispatch import (
-    DIFFERENTIABLE,
     apply,
     apply_,
+    autograd_check_,
     check_partial_overlap,
     check_same_device,
-    needs_grad,
 )
 from ._layout import element_strides, layout_as, preserve_layout
 from ._registry import declare
@@ -113,10 +111,18 @@ def _as_int_index(i):
                      f"Variables are valid indices (got {type(i).__name__})")
 
 
+_UINT8_INDEX = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                "torch.bool instead. (Triggered internally at /__w/pytorch/pytorch/aten/src/"
+                "ATen/native/IndexingUtils.h:37.)")
+
+
 def _to_numpy_index(i, t):
     if isinstance(i, TensorBase):
-        if i._data.dtype == np.bool_ or i._data.dtype == np.uint8:
-            return i._data.astype(bool, copy=False)
+        if i._data.dtype == np.bool_:
+            return i._data
+        if i._data.dtype == np.uint8:  # a mask, as torch's bytes were before bool
+            warn_at_user(_UINT8_INDEX)  # (every time, as torch)
+            return i._data.astype(bool)
         if not np.issubdtype(i._data.dtype, np.integer):
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return i._data
@@ -399,6 +405,8 @@ def index_put_tensors(name, t, indices, values, accumulate=False, in_place=False
         if not isinstance(index, TensorBase):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
                             f"{type(index).__name__}")
+    if in_place:
+        autograd_check_(t, values)
     np_idx = _np_index(t, tuple(indices))
     covered = sum(a.ndim if a.dtype == np.bool_ else 1 for a in np_idx)
     if covered > t._data.ndim:
@@ -515,8 +523,7 @@ def copy_to(dst, value):
 
 def _index_put_inplace(t, idx, value):
     def autograd_checks(view):  # (autograd's, before index_put_'s kernel counts the indices)
-        if view._data.dtype.kind in DIFFERENTIABLE and needs_grad((view, value)):
-            check_inplace(view)
+        autograd_check_(view, value)
     t, idx = split_advanced(t, idx, autograd_checks)  # Note [advanced indexing]
     check_masks(t, idx)
     if isinstance(value, TensorBase) and value._data.ndim and value._data.shape[0] == 1:
@@ -593,8 +600,7 @@ def masked_fill(t, mask, value, in_place=False):
         raise TypeError(f"masked_fill() received an invalid combination of arguments - got "
                         f"(Tensor, {type(value).__name__})")
     if in_place:  # (torch's order: autograd's check, the value's, the mask's, the shapes)
-        if t._data.dtype.kind in DIFFERENTIABLE and needs_grad((t, value)):
-            check_inplace(t)
+        autograd_check_(t, value)
         _check_fill_value(value)
         _check_mask_dtype(mask)
         shape = broadcast_shapes(t._data.shape, mask._data.shape)

@@ -7,7 +7,7 @@ from .. import _strides as S
 from .._argparser import called_error
 from .._strides import wrap_dim
 from .._tensor_base import TensorBase
-from ._dispatch import apply
+from ._dispatch import apply, read_histories
 from ._layout import preserve_layout
 from ._registry import declare, view_op
 from .views import select, slice_
@@ -47,6 +47,7 @@ def cat(tensors, dim=0):
     """Concatenate along an existing dim (1-D empty tensors are skipped, as in torch)."""
     tensors = list(tensors)
     _check_list(tensors, "cat")
+    read_histories(tensors)
     for i, t in enumerate(tensors):
         if not t._data.ndim:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
@@ -84,6 +85,7 @@ def stack(tensors, dim=0):
     """Stack equally shaped tensors along a new dim."""
     tensors = list(tensors)
     _check_list(tensors, "stack")
+    read_histories(tensors)
     d = wrap_dim(dim, tensors[0].dim() + 1)
     first = tensors[0]._data.shape
     for i, t in enumerate(tensors):

@@ -16,7 +16,7 @@ from .. import _strides as S
 from .._dtypes import _BY_NP, int64, promote_types
 from .._strides import broadcast_shapes
 from .._tensor_base import TensorBase, warn_once
-from ._dispatch import apply, apply_, needs_grad, scalar_as
+from ._dispatch import apply, apply_, autograd_check_, needs_grad, scalar_as
 from ._registry import declare
 from .creation import zeros_like
 from .joining import cat
@@ -213,6 +213,7 @@ def addmm_backward(ctx, grad):
 def addmm(c, a, b, beta=1, alpha=1, in_place=False):
     """``beta * c + alpha * (a @ b)``; with torch's saved sizes and strides under grad."""
     if in_place:
+        autograd_check_(c, a, b)
         _check_addmm_args(c, a, b)  # (before the in-place size check, as torch's)
         _check_inplace_size(c, (a.shape[0], b.shape[-1]))
     run = apply_ if in_place else apply
@@ -481,6 +482,7 @@ def addmv(c, a, v, beta=1, alpha=1, in_place=False):
     """``beta * c + alpha * (a @ v)`` (``in_place``: into ``c``, which must have the result's
     size)."""
     if in_place:
+        autograd_check_(c, a, v)
         _check_addmv(c, a, v)
         _check_inplace_size(c, (a.shape[0],))
         return _into(addmv_op, c, a, v, beta, alpha)
@@ -532,6 +534,7 @@ def addr(c, u, v, beta=1, alpha=1, in_place=False):
     result's size)."""
     if not in_place:
         return apply(addr_op, c, u, v, beta=beta, alpha=alpha)
+    autograd_check_(c, u, v)
     for name, x in (("vec1", u), ("vec2", v)):
         if x._data.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {x.dim()}-D")
@@ -587,6 +590,7 @@ def baddbmm_backward(ctx, grad):
 def baddbmm(c, a, b, beta=1, alpha=1, in_place=False):
     """``beta * c + alpha * (a @ b)`` batch by batch (``in_place``: into ``c``)."""
     if in_place:
+        autograd_check_(c, a, b)
         _check_baddbmm_in_place(c, a, b)
         _check_inplace_size(c, (a.shape[0], a.shape[1], b.shape[2]))
         return _into(baddbmm_op, c, a, b, beta, alpha)
@@ -641,6 +645,7 @@ def addbmm_backward(ctx, grad):
 def addbmm(c, a, b, beta=1, alpha=1, in_place=False):
     """``beta * c + alpha * sum_k a[k] @ b[k]`` (``in_place``: into ``c``)."""
     if in_place:
+        autograd_check_(c, a, b)
         _check_addbmm(c, a, b)
         _check_inplace_size(c, (a.shape[1], b.shape[2]))
         return apply_(addbmm_op, c, a, b, beta=beta, alpha=alpha)

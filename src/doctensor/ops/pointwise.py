@@ -14,7 +14,7 @@ from .._argparser import check_keywords
 from .._dtypes import _BY_NP, check_fits, result_type
 from .._exact.fma import fma32, fma64
 from .._tensor_base import TensorBase
-from ._dispatch import apply, apply_, scalar_as
+from ._dispatch import apply, apply_, autograd_check_, scalar_as
 from ._registry import declare
 from .creation import zeros_like
 
@@ -246,14 +246,17 @@ def div_rounding_backward(ctx, grad):
     return (zero if n[0] else None), (zero if n[1] else None)
 
 
-def div_tensor(self, other, rounding_mode=None):
-    """``div``: true division, or with ``rounding_mode`` torch's other overload."""
+def div_tensor(self, other, rounding_mode=None, in_place=False):
+    """``div`` (``div_``): true division, or with ``rounding_mode`` torch's other overload."""
+    run = apply_ if in_place else apply
     if rounding_mode is None:
-        return apply(div, self, other)
+        return run(div, self, other)
+    if in_place:
+        autograd_check_(self, other)
     if rounding_mode not in ("trunc", "floor"):
-        raise ValueError("div expected rounding_mode to be one of None, 'trunc', or "
-                         f"'floor' but found '{rounding_mode}'")
-    return apply(div_rounding, self, other, rounding_mode=rounding_mode)
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or "
+                           f"'floor' but found '{rounding_mode}'")
+    return run(div_rounding, self, other, rounding_mode=rounding_mode)
 
 
 @declare("reciprocal", "ReciprocalBackward0", kind="pointwise", promote="float",
@@ -790,6 +793,8 @@ def clamp_backward(ctx, grad):
 def clamp_tensor(t, min=None, max=None, in_place=False):
     """``clamp`` / ``clamp_`` with at least one bound (torch's refusal otherwise); bounds that
     are tensors take the Tensor overload (its own node; the bounds get gradients)."""
+    if in_place:
+        autograd_check_(t, min, max)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     run = apply_ if in_place else apply

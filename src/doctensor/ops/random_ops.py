@@ -14,7 +14,7 @@ from .._exact import gamma_grad
 from .._strides import as_int
 from .._tensor_base import TensorBase
 from ..device import CPU
-from ._dispatch import apply, apply_
+from ._dispatch import apply, apply_, autograd_check_
 from ._registry import declare
 from .creation import check_requires_grad, full, full_like, new_tensor
 from .pointwise import div, zero_gradient
@@ -136,14 +136,17 @@ def _random_draw(t, from_, to, generator):
 
 
 def uniform_(t, a=0.0, b=1.0, generator=None):
+    autograd_check_(t)
     return _fill_random(t, _uniform, _uniform_draw(t, a, b, generator))
 
 
 def normal_(t, mean=0.0, std=1.0, generator=None):
+    autograd_check_(t)
     return _fill_random(t, _normal, _normal_draw(t, mean, std, generator))
 
 
 def random_(t, from_=None, to=None, generator=None):
+    autograd_check_(t)
     return _fill_random(t, _random_op, _random_draw(t, from_, to, generator))
 
 
@@ -163,6 +166,7 @@ def _continuous_only(t, distribution):
 
 def exponential_(t, lambd=1.0, generator=None):
     """Fill ``t`` with Exp(``lambd``) samples, torch's bits (Note [scalar samplers])."""
+    autograd_check_(t)
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_g(lambd)}")
     if t.numel():
@@ -173,6 +177,7 @@ def exponential_(t, lambd=1.0, generator=None):
 
 def geometric_(t, p, generator=None):
     """Fill ``t`` with the trial of the first success (``P(success) = p``), torch's bits."""
+    autograd_check_(t)
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_g(p)}")
     if t.dtype.category == 0 and t.numel():
@@ -183,6 +188,7 @@ def geometric_(t, p, generator=None):
 
 def cauchy_(t, median=0.0, sigma=1.0, generator=None):
     """Fill ``t`` with Cauchy(``median``, ``sigma``) samples, torch's bits."""
+    autograd_check_(t)
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_g(sigma)}")
     _continuous_only(t, "Cauchy")
@@ -192,6 +198,7 @@ def cauchy_(t, median=0.0, sigma=1.0, generator=None):
 
 def log_normal_(t, mean=1.0, std=2.0, generator=None):
     """Fill ``t`` with ``exp`` of N(``mean``, ``std``) samples, torch's bits."""
+    autograd_check_(t)
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_g(std)}")
     if t.numel() and not t.dtype.is_floating_point:
@@ -202,6 +209,7 @@ def log_normal_(t, mean=1.0, std=2.0, generator=None):
 
 
 def bernoulli_(t, p=0.5, generator=None):
+    autograd_check_(t, p)
     g = _generator(t, generator)
     if isinstance(p, TensorBase):
         probs = np.broadcast_to(p._backend.to_host(p._data), t._data.shape).reshape(-1)

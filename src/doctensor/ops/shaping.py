@@ -20,7 +20,7 @@ from .._dtypes import _BY_NP, int64
 from .._tensor_base import TensorBase
 from ..autograd.function import Function
 from . import creation
-from ._dispatch import apply, apply_, check_same_device
+from ._dispatch import apply, apply_, autograd_check_, check_same_device
 from ._layout import element_strides
 from ._registry import declare, view_op
 from .joining import _flip, cat, split, stack
@@ -394,6 +394,8 @@ def put_backward(ctx, grad):
 def put(t, index, source, accumulate=False, in_place=False):
     """``t`` with ``source`` written (or, with ``accumulate``, added) at the row-major
     positions ``index``; in place, only those elements are written."""
+    if in_place:
+        autograd_check_(t, source)
     check_same_device((t, index, source))
     if not in_place:
         return apply(_put, t, index, source, accumulate=accumulate)
@@ -760,6 +762,8 @@ def _padded(values, size):
 def masked_scatter(t, mask, source, in_place=False):
     """``t`` with ``source``'s leading elements written, in row-major order, where ``mask``
     (broadcast) is True; in place, the mask must expand to ``t``'s shape."""
+    if in_place:
+        autograd_check_(t, source)
     check_same_device((t, mask, source))
     if not in_place:
         return apply(_masked_scatter, t, mask, source)
