@@ -137,12 +137,10 @@ GATHERING = [
     OpInfo("ScatterBackward0", "scatter_src_errors",
            lambda T, x, s: x.scatter(1, _ix(T, x, [[0, 5]]), s),
            [((3, 4), (3, 3)), ((3, 4), (1, 1))]),
-    OpInfo("ScatterBackward0", "scatter_src_reduce",
+    OpInfo("scatter", "scatter_src_reduce",  # (deprecated; the node is NotImplemented)
            lambda T, x, s: (x.scatter(1, _ix(T, x, G1), s, reduce="add"),
                             x.scatter(1, _ix(T, x, G1), s, reduce="multiply")),
-           [((3, 4), (3, 3))], dtypes=("float32",), grad=False,
-           xfail="torch's scatter takes reduce='add' / 'multiply' (deprecated), doctensor "
-                 "raises NotImplementedError"),
+           [((3, 4), (3, 3))], dtypes=("float32",), grad=False),
     OpInfo("ScatterBackward0", "scatter_src_dtype_mismatch",
            lambda T, x, s: x.scatter(1, _ix(T, x, [[0]]), s.double()), [((3, 4), (3, 3))],
            dtypes=("float32", "int64")),

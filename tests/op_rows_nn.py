@@ -639,11 +639,18 @@ LOSSES = [
            xfail="every target ignored, reduction='mean': torch's gradient is all 0., "
                  "doctensor's has NaN in column 0 (0 / 0 weights)"),
     # a spatial target: (N, C, d) input, (N, d) target (torch's NllLoss2DBackward0)
-    OpInfo("NllLossBackward0", "nll_loss_spatial",
+    OpInfo("NllLoss2DBackward0", "nll_loss_spatial",
            lambda T, x: F(T).nll_loss(x, _target(T, x, [[0, 2], [1, 1]])), [(2, 3, 2)],
-           dtypes=FLOATS,
-           xfail="inputs of more than 2 dims (segmentation-style (N, C, d...)): torch's "
-                 "nll_loss2d, doctensor raises NotImplementedError"),
+           dtypes=FLOATS, **EXACT),
+    OpInfo("NllLoss2DBackward0", "nll_loss2d_weight_sum",
+           lambda T, x: F(T).nll_loss(x, _target(T, x, [[[0, 2], [1, -100]]]),
+                                      T.tensor([0.5, 2.0, 1.5], dtype=x.dtype,
+                                               device=x.device),
+                                      reduction="sum"), [(1, 3, 2, 2)], dtypes=FLOATS),
+    OpInfo("NllLoss2DBackward0", "nll_loss2d_none",
+           lambda T, x: F(T).nll_loss(x, _target(T, x, [[[0, 2, 1]], [[1, 1, 0]]]),
+                                      reduction="none"), [(2, 3, 1, 3)], dtypes=FLOATS,
+           **EXACT),
 ]
 
 # -- embedding, one_hot ----------------------------------------------------------------------

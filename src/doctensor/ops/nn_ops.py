@@ -21,6 +21,7 @@ from .._exact.summation import cascade_sum
 from .._strides import broadcast_shapes, wrap_dim
 from .._tensor_base import TensorBase
 from ..autograd.grad_mode import is_grad_enabled
+from ..backends import numpy_cpu
 from ..random import _check_floating
 from ._dispatch import apply, apply_, promote
 from ._registry import declare
@@ -602,16 +603,31 @@ def _nll_picked(xp, x, t, w, ignore_index):
     safe = xp.where(keep, t1, 0)
     coef = xp.where(keep, 1, 0).astype(x.dtype) if w is None else \
         xp.where(keep, w[safe], 0).astype(x.dtype)
-    return -(x2[xp.arange(x2.shape[0]), safe] * coef), coef, keep
+    loss = -(x2[xp.arange(x2.shape[0]), safe] * coef)
+    return xp.where(keep, loss, 0).astype(x.dtype), coef, keep  # (an ignored row's is +0)
 
 
-def _nll(total):
-    """nll_loss's forward, with ``total(loss, coef, keep, weighted)`` summing a batch."""
+def _nll2d_picked(xp, x, t, w, ignore_index):
+    """nll_loss2d's picked losses (N, H, W) of the input (N, C, H, W), their weights, and which
+    elements count (an ignored element's loss is +0)."""
+    keep = t != ignore_index
+    safe = xp.where(keep, t, 0)
+    picked = xp.take_along_axis(x, safe[:, None], axis=1)[:, 0]
+    coef = keep.astype(x.dtype) if w is None else xp.where(keep, w[safe], 0).astype(x.dtype)
+    return xp.where(keep, -picked if w is None else -picked * coef, 0).astype(x.dtype), coef, keep
+
+
+def _nll(total, picked=_nll_picked):
+    """nll_loss's (or, with ``_nll2d_picked``, nll_loss2d's) forward, with ``total(loss, coef,
+    keep, weighted)`` summing the picked losses in order (Note [nll_loss cascade sum]: the
+    element's flat index counts as its row)."""
     def forward(xp, x, t, w, reduction="mean", ignore_index=-100):
-        loss, coef, keep = _nll_picked(xp, x, t, w, ignore_index)
+        loss, coef, keep = picked(xp, x, t, w, ignore_index)
         if reduction == "none":
             return loss.reshape(t.shape)
-        s, count = total(loss, coef, keep, w is not None)
+        if not loss.size:  # (torch's quiet NaN for the mean of nothing, sign bit clear)
+            return xp.asarray(0 if reduction == "sum" else np.nan, x.dtype)
+        s, count = total(loss.reshape(-1), coef.reshape(-1), keep.reshape(-1), w is not None)
         return s if reduction == "sum" else s / count
     return forward
 
@@ -652,22 +668,99 @@ def nll_loss_backward(ctx, grad):
     return (grad * from_array(onehot.reshape(shape), grad), None, None)
 
 
+nll_loss2d_op = _nn_op("nll_loss2d", "NllLoss2DBackward0", ("self", "target", "weight"),
+                       saves={"target": "self", "weight": "self"})(_nll(_plain_sums,
+                                                                        _nll2d_picked))
+nll_loss2d_op.on_cpu(_nll(_cascade_sums, _nll2d_picked))
+
+
+@nll_loss2d_op.def_backward
+def nll_loss2d_backward(ctx, grad):
+    """torch's nll_loss2d backward: ``-weight * grad`` at each target ('none'); else
+    ``weight * -(grad / total_weight)`` ('mean'; ``-grad`` for 'sum'), weight 1 unweighted."""
+    t = ctx.target._data
+    w = None if ctx.weight is None else ctx.weight._data
+    xp = grad._backend.xp
+    keep = t != ctx.ignore_index
+    safe = xp.where(keep, t, 0)
+    dtype = grad._data.dtype
+    coef = keep.astype(dtype) if w is None else xp.where(keep, w[safe], 0).astype(dtype)
+    shape = ctx.input_meta[0][0]
+    at = xp.zeros(shape, bool)  # the targets' places; the rest of the gradient is +0
+    xp.put_along_axis(at, safe[:, None], keep[:, None], axis=1)
+    at = from_array(at, grad)
+    if ctx.reduction == "none":
+        onehot = xp.zeros(shape, dtype)
+        xp.put_along_axis(onehot, safe[:, None], -coef[:, None], axis=1)
+        return (where_tensor(at, grad.unsqueeze(1) * from_array(onehot, grad), 0), None, None)
+    if ctx.reduction == "mean":
+        flat = keep.reshape(-1)
+        total = _cascade_sums(coef.reshape(-1), coef.reshape(-1), flat, w is not None)[1] \
+            if grad._backend is numpy_cpu else coef.sum(dtype=dtype)
+        grad = grad / from_array(xp.asarray(total, dtype), grad)
+    onehot = xp.zeros(shape, dtype)
+    xp.put_along_axis(onehot, safe[:, None], coef[:, None], axis=1)
+    return (where_tensor(at, from_array(onehot, grad) * -grad, 0), None, None)
+
+
 def nll_loss(x, t, weight=None, reduction="mean", ignore_index=-100):
+    """torch's nll_loss_nd: (C,) and (N, C) inputs by nll_loss, (N, C, H, W) by nll_loss2d,
+    and other (N, C, d1, ...) inputs viewed as (N, C, 1, d1 * ...) for nll_loss2d."""
     _check_reduction(reduction)
     if t.dtype.scalar_name not in ("Long", "Byte"):
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
                            + t.dtype.scalar_name)
-    if x.dim() not in (1, 2):
-        raise NotImplementedError("doctensor's nll_loss takes (C,) or (N, C) inputs")
-    if x.dim() == 2 and x.shape[0] != t.shape[0]:
+    if x.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {x.dim()})")
+    if x.dim() != 1 and x.shape[0] != t.shape[0]:
         raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
                          f"({t.shape[0]}).")
-    tv = t._data.reshape(-1)
-    bad = (tv != ignore_index) & ((tv < 0) | (tv >= x.shape[-1]))
-    if bool(bad.any()):
-        raise IndexError(f"Target {int(tv[bad.argmax()])} is out of bounds.")
+    if x.dim() == 4:
+        return _nll_loss2d(x, t, weight, reduction, ignore_index)
+    if x.dim() > 2:
+        n, c = x.shape[:2]
+        out = [n, *x.shape[2:]]
+        if list(t.shape[1:]) != out[1:]:
+            raise RuntimeError(f"Expected target size {out}, got {list(t.shape)}")
+        x = x.contiguous().view(n, c, 1, -1) if x.numel() else x.contiguous().view(n, c, 0, 0)
+        t = t.contiguous().view(n, 1, -1) if t.numel() else t.contiguous().view(n, 0, 0)
+        loss = _nll_loss2d(x, t, weight, reduction, ignore_index)
+        return loss.view(out) if reduction == "none" else loss
+    classes = x.shape[-1]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != classes):
+        raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or "
+                           f"no classes but got weight tensor of shape: {list(weight.shape)}")
+    _check_targets(x, t, weight, ignore_index)
     t = t.long() if t.dtype is not int64 else t
     return apply(nll_loss_op, x, t, weight, reduction=reduction, ignore_index=ignore_index)
+
+
+def _check_targets(x, t, weight, ignore_index):
+    """The kernels' checks: the weight's dtype, then each target's class (the first bad one
+    in order is named)."""
+    if weight is not None and weight.dtype is not x.dtype:
+        raise RuntimeError(f"expected scalar type {x.dtype.scalar_name} but found "
+                           f"{weight.dtype.scalar_name}")
+    classes = x.shape[1] if x.dim() > 1 else x.shape[0]
+    tv = t._data.reshape(-1)
+    bad = (tv != ignore_index) & ((tv < 0) | (tv >= classes))
+    if bool(bad.any()):
+        raise IndexError(f"Target {int(tv[bad.argmax()])} is out of bounds.")
+
+
+def _nll_loss2d(x, t, weight, reduction, ignore_index):
+    """nll_loss2d with torch's checks (check_inputs_nll_loss2d, then the targets')."""
+    if t.dim() != 3:
+        raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got "
+                           f"targets of dimension: {t.dim()}")
+    if weight is not None and weight.numel() != x.shape[1]:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    if (x.shape[0], *x.shape[2:]) != tuple(t.shape):
+        raise RuntimeError(f"size mismatch (got input: {list(x.shape)} , target: "
+                           f"{list(t.shape)}")
+    _check_targets(x, t, weight, ignore_index)
+    t = t.long() if t.dtype is not int64 else t
+    return apply(nll_loss2d_op, x, t, weight, reduction=reduction, ignore_index=ignore_index)
 
 
 # -- embedding and normalisation ------------------------------------------------------------
