@@ -7,11 +7,12 @@ multiply-adds (``fma32``).
 import numpy as np
 
 from .capability import vector_bytes
+from .fma import fma32, fma64
 from .sleef import glibc_expf, sleef_expf, sleef_logf
 from .summation import reduce_all, sum_left_to_right
 from .workers import torch_num_threads
 
-__all__ = ["softmax_cpu"]
+__all__ = ["softmax_cpu", "softmax_backward_cpu"]
 
 # Note [softmax kernel]
 # torch's CPU softmax (aten/src/ATen/native/cpu/SoftMaxKernel.cpp) makes the same three passes
@@ -97,3 +98,64 @@ def softmax_cpu(a, dim, log):
         s = sum_left_to_right(e, 1)[:, None]
         out = shifted - ln(s) if log else e / s
     return out.reshape(shape)
+
+
+# Note [softmax backward]
+# torch's CPU backward of softmax and log_softmax, from the output y and its gradient g (the same
+# file; L lanes as the forward's, Note [CPU capability]):
+#
+#   dim is the last one (rows):
+#     log_softmax   s = reduce_all(g);       grad = fma(-exp(y), s, g)     (Sleef's exp)
+#     softmax       s = reduce_all(g * y);   grad = (g - s) * y            (products rounded)
+#   dim is not the last one (columns of `inner`, in chunks of min(inner, 128 KiB / (dim_size
+#   * itemsize) rounded down to L) columns; the last `size % L` of a chunk go the scalar way):
+#     log_softmax   s = 0 + g[0] + g[1] + ...      grad = fma(-exp(y), s, g)
+#                   (Sleef's exp in vectors, glibc's expf for the scalar columns)
+#     softmax       s = fma(g[d], y[d], s) from 0, d = 0, 1, ...;   grad = y * (g - s)
+#
+# Both were told apart from their unfused forms on random rows and maps (the compiler fuses
+# `x - e * s` and `s += g * y`; map2_reduce_all's products stay rounded).  float64 takes the
+# same passes with NumPy's exp for Sleef's and glibc's.
+
+
+def softmax_backward_cpu(g, y, dim, log):
+    """The gradient of softmax (``log``: log_softmax) along ``dim`` for a float32 or float64
+    output ``y`` and gradient ``g`` (same shape, non-empty), as torch's CPU kernels compute it
+    (Note [softmax backward])."""
+    single = y.dtype == np.float32
+    fma = fma32 if single else fma64
+    n = y.shape[dim]
+    if dim == y.ndim - 1:
+        g2, y2 = g.reshape(-1, n), y.reshape(-1, n)
+        with np.errstate(all="ignore"):
+            if not log:
+                return ((g2 - reduce_all(g2 * y2)[:, None]) * y2).reshape(y.shape)
+            e = sleef_expf(y2) if single else np.exp(y2)
+            s = np.broadcast_to(reduce_all(g2)[:, None], e.shape)
+            return fma(-e, s, g2).reshape(y.shape)
+    inner = int(np.prod(y.shape[dim + 1:]))
+    g3, y3 = g.reshape(-1, n, inner), y.reshape(-1, n, inner)
+    with np.errstate(all="ignore"):
+        if log:
+            s = sum_left_to_right(g3, 1)[:, None] + y.dtype.type(0)
+            if single:
+                vector = _vector_columns(inner, n, vector_bytes() // 4)
+                e = np.where(vector, sleef_expf(y3), glibc_expf(y3))
+            else:
+                e = np.exp(y3)
+            out = fma(-e, np.broadcast_to(s, e.shape), g3)
+        else:
+            s = np.zeros((len(g3), inner), y.dtype)
+            for d in range(n):
+                s = fma(g3[:, d], y3[:, d], s)
+            out = y3 * (g3 - s[:, None])
+    return out.reshape(y.shape)
+
+
+def _vector_columns(inner, n, lanes):
+    """(inner,) mask of the columns the backward's vector loop takes (Note [softmax
+    backward]): all but the last ``size % lanes`` of each chunk of ``size`` columns."""
+    chunk = min(max(128 * 1024 // n // 4, lanes) // lanes * lanes, inner)
+    col = np.arange(inner)
+    size = np.minimum(chunk, inner - col // chunk * chunk)
+    return col % chunk < size - size % lanes

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._dtypes import _BY_NP, bool_, int64
 from .._exact.fma import fma32
-from .._exact.softmax import softmax_cpu
+from .._exact.softmax import softmax_backward_cpu, softmax_cpu
 from .._exact.summation import cascade_sum
 from .._strides import broadcast_shapes, wrap_dim
 from .._tensor_base import TensorBase
@@ -251,6 +251,20 @@ def softmax_backward_data(xp, g, y, dim):
     return (g - _sum_kept(xp, g * y, dim)) * y
 
 
+def _exact_backward(op, log):
+    """Give ``op`` (softmax's or log_softmax's backward) torch's bits on the CPU for float32
+    and float64 (Note [softmax backward])."""
+    @op.on_cpu
+    @_softmax_kernel
+    def kernel(xp, g, y, dim):
+        if y.dtype in _CPU_SOFTMAX and g.dtype == y.dtype:
+            return softmax_backward_cpu(g, y, dim, log)
+        return op.forward(xp, g, y, dim=dim)
+
+
+_exact_backward(softmax_backward_data, log=False)
+
+
 @softmax_backward_data.def_backward
 def softmax_backward_data_backward(ctx, grad):
     n, y, dim = ctx.needs_input_grad, ctx.output, ctx.dim
@@ -289,6 +303,9 @@ def log_softmax_backward(ctx, grad):
 @_softmax_kernel
 def log_softmax_backward_data(xp, g, y, dim):
     return g - exp.forward(xp, y) * _sum_kept(xp, g, dim)
+
+
+_exact_backward(log_softmax_backward_data, log=True)
 
 
 @log_softmax_backward_data.def_backward
