@@ -987,3 +987,33 @@ def test_parametrized_module_deepcopy_and_pickle():
         refused = raised(lambda: __import__("pickle").dumps(m))
         return type(c).__name__, c.weight, list(c.state_dict()), refused
     same_outcome(fn, rtol=1e-6, atol=1e-7)
+
+
+def _two_layers(T):
+    T.manual_seed(0)
+    return T.nn.Sequential(T.nn.Linear(2, 3), T.nn.BatchNorm1d(3))
+
+
+MODULE_API = {
+    "get_parameter": lambda T: _two_layers(T).get_parameter("0.weight"),
+    "get_parameter_missing": lambda T: _two_layers(T).get_parameter("0.foo"),
+    "get_parameter_of_a_buffer": lambda T: _two_layers(T).get_parameter("1.running_mean"),
+    "get_parameter_bad_path": lambda T: _two_layers(T).get_parameter("5.weight"),
+    "get_buffer": lambda T: _two_layers(T).get_buffer("1.running_mean"),
+    "get_buffer_of_a_parameter": lambda T: _two_layers(T).get_buffer("0.weight"),
+    "bfloat16": lambda T: list(_two_layers(T).bfloat16().state_dict().values()),
+    "type_dtype": lambda T: list(_two_layers(T).type(T.float64).parameters()),
+    "type_name": lambda T: list(_two_layers(T).type("torch.DoubleTensor").parameters()),
+    "type_integer": lambda T: _two_layers(T).type(T.int64),
+    "share_memory": lambda T: [p.is_shared() for p in _two_layers(T).share_memory().parameters()],
+    "data_of_another_kind": lambda T: setattr(T.ones(2, requires_grad=True), "data",
+                                              T.ones(2, dtype=T.int64)),
+    "data_not_a_tensor": lambda T: setattr(T.ones(2), "data", [1, 2]),
+}
+
+
+@pytest.mark.parametrize("name", MODULE_API)
+def test_module_api(name):
+    """Module.get_parameter/get_buffer/bfloat16/type/share_memory, and the checks of
+    Tensor.data's setter they meet (an integer conversion of parameters is refused)."""
+    same_outcome(MODULE_API[name])

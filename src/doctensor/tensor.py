@@ -323,6 +323,11 @@ class Tensor(TensorBase):
 
     @data.setter
     def data(self, value):
+        if not isinstance(value, TensorBase):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and not (value.dtype.is_floating_point or value.dtype.is_complex):
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._data = value._data
         self._storage = value.untyped_storage()
         self._device = value._device

@@ -287,6 +287,28 @@ class Module:
                 raise AttributeError("`" + item + "` is not an nn.Module")
         return module
 
+    def get_parameter(self, target):
+        """The parameter at the dotted path ``target`` ("layer.0.weight")."""
+        path, _, name = target.rpartition(".")
+        module = self.get_submodule(path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target):
+        """The buffer at the dotted path ``target`` ("bn.running_mean")."""
+        path, _, name = target.rpartition(".")
+        module = self.get_submodule(path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        buffer = getattr(module, name)
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return buffer
+
     def apply(self, fn):
         """Call ``fn`` on every submodule (children first), then on self; return self."""
         for module in self.children():
@@ -373,6 +395,18 @@ class Module:
 
     def half(self):
         return self._float_apply(torch.float16)
+
+    def bfloat16(self):
+        return self._float_apply(torch.bfloat16)
+
+    def type(self, dst_type):
+        """Every parameter and buffer ``.type(dst_type)`` (a dtype or a type name)."""
+        return self._apply(lambda t: t.type(dst_type))
+
+    def share_memory(self):
+        """``share_memory_()`` on every parameter and buffer (torch.multiprocessing's
+        Hogwild training shares a model so)."""
+        return self._apply(lambda t: t.share_memory_())
 
     # -- calling ------------------------------------------------------------------------------
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
