@@ -5,8 +5,14 @@ Note [resampling arithmetic]: torch's CPU kernels pick, for each output row (and
 source rows and weights in float32 for the nearest modes (``compute_scales_value``: 1 /
 scale_factor when one was given, else in / out) and in the input's "opmath" type (float32, or
 float64 for double inputs) for the others (``area_pixel_compute_source_index``), so the same
-steps here pick the same rows.  The interpolating modes mix the last dim first, then each
-earlier one, in the input's dtype.
+steps here pick the same rows (``scale * (i + 0.5) - 0.5`` fused, its ``floorf`` taken in
+float32 even for double inputs).  The interpolating modes mix the last dim first, then each
+earlier one, in the input's dtype; two taps as the generic kernel's ``t0 * w0 + t1 * w1``,
+fused by the compiler.  That is torch's bits for linear and trilinear, and for bilinear where
+torch runs its generic kernel: an output whose height and width add up to more than 128 (a
+smaller one, a channels-last input of more than 3 channels, or 3 channels on one thread take
+its channels-last kernel, another order).  Bicubic's weights and the gradients sum in other
+orders (the op rows' tolerances).
 A resize is linear in its input: its backward adds each output's gradient back with the same
 weights, and that backward's own backward resizes again, so second derivatives follow.
 """
@@ -42,20 +48,31 @@ def _nearest(in_size, out_size, scale):
 
 def _source(in_size, out_size, scale, align_corners, ft):
     """Each output position's position in the input (torch's area_pixel_compute_source_index,
-    not clamped at 0), in the float type ``ft``."""
+    not clamped at 0: ``scale * (i + 0.5) - 0.5`` fused), in the float type ``ft``."""
     if align_corners:
         s = ft(in_size - 1) / ft(out_size - 1) if out_size > 1 else ft(0)
         return s * np.arange(out_size, dtype=ft)
-    return _scale(in_size, out_size, scale, ft) * (np.arange(out_size, dtype=ft) + ft(0.5)) \
-        - ft(0.5)
+    fma = fma32 if ft is np.float32 else fma64
+    return fma(np.full(out_size, _scale(in_size, out_size, scale, ft), ft),
+               np.arange(out_size, dtype=ft) + ft(0.5), np.full(out_size, ft(-0.5), ft))
+
+
+def _floorf(src):
+    """torch's ``floorf`` of a source position: of its float32 rounding, even in float64
+    (31.999999999999996 is position 32)."""
+    return np.floor(src.astype(np.float32)).astype(np.int64)
 
 
 def _linear(in_size, out_size, scale, align_corners, ft=_F):
-    """For each output position: two source positions and their weights (bilinear)."""
+    """For each output position: two source positions and their weights (bilinear); the same
+    size is a copy (the second position the first, weighted 0)."""
+    if out_size == in_size:
+        i = np.arange(out_size)
+        return i, i, np.ones(out_size, ft), np.zeros(out_size, ft)
     src = _source(in_size, out_size, scale, align_corners, ft)
     if not align_corners:
         src = np.maximum(src, ft(0))
-    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+    i0 = np.minimum(_floorf(src), in_size - 1)
     w1 = np.clip(src - i0.astype(ft), ft(0), ft(1)).astype(ft)
     return i0, i0 + (i0 < in_size - 1), ft(1) - w1, w1
 
@@ -73,7 +90,7 @@ def _cubic(in_size, out_size, scale, align_corners, ft=_F):
     """For each output position: four source positions (clamped to the input) and their
     weights, torch's cubic convolution (A = -0.75) in the float type ``ft``."""
     src = _source(in_size, out_size, scale, align_corners, ft)
-    i0 = np.floor(src).astype(np.int64)
+    i0 = _floorf(src)
     t = src - i0.astype(ft)
     a = ft(-0.75)
 
@@ -106,17 +123,27 @@ def _taps(mode, shape, size, scales, align_corners, ft=_F):
 
 def _resize(xp, x, taps):
     """The sum over the first dim's taps of (the later dims resized) times their weights:
-    the last dim is mixed first, as torch's kernels do."""
+    the last dim is mixed first, as torch's kernels do.  Two taps combine as the CPU kernel's
+    ``t0 * w0 + t1 * w1``, which the compiler fuses: ``fma(t0, w0, t1 * w1)``."""
     axis = x.ndim - len(taps)
-    out = None
+    terms = []
     for positions, weights in taps[0]:
         term = xp.take(x, xp.asarray(positions), axis=axis)
         if len(taps) > 1:
             term = _resize(xp, term, taps[1:])
-        if weights is not None:
-            term = term * xp.asarray(weights, x.dtype).reshape(-1, *(1,) * (len(taps) - 1))
+        terms.append((term, None if weights is None else xp.asarray(
+            weights, x.dtype).reshape(-1, *(1,) * (len(taps) - 1))))
+    if len(terms) == 2 and terms[0][1] is not None and xp is np and x.dtype in _FUSED:
+        (t0, w0), (t1, w1) = terms
+        return _FUSED[x.dtype](t0, np.broadcast_to(w0, t0.shape), t1 * w1)
+    out = None
+    for term, weights in terms:
+        term = term if weights is None else term * weights
         out = term if out is None else out + term
     return out
+
+
+_FUSED = {np.dtype(np.float32): fma32, np.dtype(np.float64): fma64}
 
 
 def _spread(xp, g, shape, taps):
