@@ -6,7 +6,7 @@ import operator
 __all__ = ["contiguous_strides", "broadcast_shapes", "view_strides", "infer_size", "wrap_dim",
            "as_int", "expand_strides", "is_contiguous", "is_non_overlapping_and_dense",
            "infer_dense_strides", "preserve_strides", "memory_format", "contiguous_format",
-           "preserve_format", "channels_last", "channels_last_3d"]
+           "preserve_format", "channels_last", "channels_last_3d", "is_channels_last"]
 
 
 def contiguous_strides(shape):
@@ -139,7 +139,7 @@ def iter_output_strides(shape, operand_strides):
         strides = [st for _, st in operand_strides]
         if all(is_contiguous(shape, st) for st in strides):
             return contiguous_strides(shape)
-        if len(shape) == 4 and all(_is_channels_last(shape, st) for st in strides):
+        if len(shape) == 4 and all(is_channels_last(shape, st) for st in strides):
             return _channels_last_strides(shape)
         if (all(st == strides[-1] for st in strides)
                 and is_non_overlapping_and_dense(shape, strides[-1])):
@@ -170,7 +170,7 @@ def iter_output_strides(shape, operand_strides):
     return _dense_strides_in_order(shape, should_swap, raw_sizes=True)
 
 
-def _is_channels_last(shape, strides):
+def is_channels_last(shape, strides):
     """torch's channels-last contiguity of a 4-d tensor (dims of size 1 do not matter)."""
     expected = 1
     for d in (1, 3, 2, 0):
