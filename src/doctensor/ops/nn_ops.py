@@ -613,20 +613,10 @@ def binary_cross_entropy_with_logits(x, t, weight=None, pos_weight=None, reducti
 
 
 def _nll_picked(xp, x, t, w, ignore_index):
-    """The picked losses of nll_loss, their weights, and which rows count."""
-    x2 = x.reshape(1, -1) if x.ndim == 1 else x
-    t1 = t.reshape(-1)
-    keep = t1 != ignore_index
-    safe = xp.where(keep, t1, 0)
-    coef = xp.where(keep, 1, 0).astype(x.dtype) if w is None else \
-        xp.where(keep, w[safe], 0).astype(x.dtype)
-    loss = -(x2[xp.arange(x2.shape[0]), safe] * coef)
-    return xp.where(keep, loss, 0).astype(x.dtype), coef, keep  # (an ignored row's is +0)
-
-
-def _nll2d_picked(xp, x, t, w, ignore_index):
-    """nll_loss2d's picked losses (N, H, W) of the input (N, C, H, W), their weights, and which
-    elements count (an ignored element's loss is +0)."""
+    """The picked losses of nll_loss ((C,) or (N, C) input) and nll_loss2d ((N, C, H, W)),
+    their weights, and which elements count (an ignored element's loss is +0)."""
+    if x.ndim == 1:
+        x, t = x.reshape(1, -1), t.reshape(1)
     keep = t != ignore_index
     safe = xp.where(keep, t, 0)
     picked = xp.take_along_axis(x, safe[:, None], axis=1)[:, 0]
@@ -634,12 +624,12 @@ def _nll2d_picked(xp, x, t, w, ignore_index):
     return xp.where(keep, -picked if w is None else -picked * coef, 0).astype(x.dtype), coef, keep
 
 
-def _nll(total, picked=_nll_picked):
-    """nll_loss's (or, with ``_nll2d_picked``, nll_loss2d's) forward, with ``total(loss, coef,
-    keep, weighted)`` summing the picked losses in order (Note [nll_loss cascade sum]: the
-    element's flat index counts as its row)."""
+def _nll(total):
+    """nll_loss's and nll_loss2d's forward, with ``total(loss, coef, keep, weighted)`` summing
+    the picked losses in order (Note [nll_loss cascade sum]: the element's flat index counts
+    as its row)."""
     def forward(xp, x, t, w, reduction="mean", ignore_index=-100):
-        loss, coef, keep = picked(xp, x, t, w, ignore_index)
+        loss, coef, keep = _nll_picked(xp, x, t, w, ignore_index)
         if reduction == "none":
             return loss.reshape(t.shape)
         if not loss.size:  # (torch's quiet NaN for the mean of nothing, sign bit clear)
@@ -656,8 +646,14 @@ def _plain_sums(loss, coef, keep, weighted):
 def _cascade_sums(loss, coef, keep, weighted):
     """torch's CPU order: Note [nll_loss cascade sum]."""
     rows = np.flatnonzero(keep)
-    count = cascade_sum(coef[rows], rows) if weighted else loss.dtype.type(len(rows))
-    return cascade_sum(loss[rows], rows), count
+    return cascade_sum(loss[rows], rows), _total_weight(coef, keep, weighted)
+
+
+def _total_weight(coef, keep, weighted):
+    """torch's CPU total weight of a batch: how many elements count, or their weights'
+    cascade sum."""
+    rows = np.flatnonzero(keep)
+    return cascade_sum(coef[rows], rows) if weighted else coef.dtype.type(len(rows))
 
 
 nll_loss_op = _nn_op("nll_loss", "NllLossBackward0", ("self", "target", "weight"),
@@ -686,9 +682,8 @@ def nll_loss_backward(ctx, grad):
 
 
 nll_loss2d_op = _nn_op("nll_loss2d", "NllLoss2DBackward0", ("self", "target", "weight"),
-                       saves={"target": "self", "weight": "self"})(_nll(_plain_sums,
-                                                                        _nll2d_picked))
-nll_loss2d_op.on_cpu(_nll(_cascade_sums, _nll2d_picked))
+                       saves={"target": "self", "weight": "self"})(_nll(_plain_sums))
+nll_loss2d_op.on_cpu(_nll(_cascade_sums))
 
 
 @nll_loss2d_op.def_backward
@@ -711,8 +706,7 @@ def nll_loss2d_backward(ctx, grad):
         xp.put_along_axis(onehot, safe[:, None], -coef[:, None], axis=1)
         return (where_tensor(at, grad.unsqueeze(1) * from_array(onehot, grad), 0), None, None)
     if ctx.reduction == "mean":
-        flat = keep.reshape(-1)
-        total = _cascade_sums(coef.reshape(-1), coef.reshape(-1), flat, w is not None)[1] \
+        total = _total_weight(coef.reshape(-1), keep.reshape(-1), w is not None) \
             if grad._backend is numpy_cpu else coef.sum(dtype=dtype)
         grad = grad / from_array(xp.asarray(total, dtype), grad)
     onehot = xp.zeros(shape, dtype)

@@ -287,24 +287,25 @@ class Module:
                 raise AttributeError("`" + item + "` is not an nn.Module")
         return module
 
-    def get_parameter(self, target):
-        """The parameter at the dotted path ``target`` ("layer.0.weight")."""
+    def _member(self, target):
+        """The submodule that holds the dotted path ``target``, the last name, and that
+        attribute (torch's error where there is none)."""
         path, _, name = target.rpartition(".")
         module = self.get_submodule(path)
         if not hasattr(module, name):
             raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
-        param = getattr(module, name)
+        return module, name, getattr(module, name)
+
+    def get_parameter(self, target):
+        """The parameter at the dotted path ``target`` ("layer.0.weight")."""
+        _, name, param = self._member(target)
         if not isinstance(param, Parameter):
             raise AttributeError(f"`{name}` is not an nn.Parameter")
         return param
 
     def get_buffer(self, target):
         """The buffer at the dotted path ``target`` ("bn.running_mean")."""
-        path, _, name = target.rpartition(".")
-        module = self.get_submodule(path)
-        if not hasattr(module, name):
-            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
-        buffer = getattr(module, name)
+        module, name, buffer = self._member(target)
         if name not in module._buffers:
             raise AttributeError(f"`{name}` is not a buffer")
         return buffer
