@@ -59,8 +59,26 @@ def test_bracketed_fma32_is_the_exact_fma(kind):
         assert rm._bracketable(a, b, c, a.shape)
         with np.errstate(all="ignore"):
             want = rm._fma32_exact(a, b, c, a.shape)
-            got = rm.fma32(a, b, c)
+            got = rm._fma32_bracketed(a, b, c)  # (fma32 may leave the bracket to the sample)
+            assert rm.fma32(a, b, c).tobytes() == want.tobytes()
         assert got.tobytes() == want.tobytes()
+
+
+def test_bracket_is_tried_on_a_sample_first(monkeypatch):
+    """fma32 takes the bracket where it decides nearly every element (c outweighs a * b, an SGD
+    step) and the float64 way where it would leave most undecided (c zero: uniform_, an
+    add_ with alpha into zeros), with the same bits."""
+    calls = []
+    bracketed = rm._fma32_bracketed
+    monkeypatch.setattr(rm, "_fma32_bracketed", lambda *args: calls.append(1) or bracketed(*args))
+    rng = np.random.default_rng(7)
+    a, _, c = _inputs("sgd", rng)
+    b = np.float32(-0.01)  # a learning rate: a * b is some 1e-5 against c's 0.03
+    for cc, bracket in ((c, True), (np.zeros_like(c), False), (np.float32(0), False)):
+        calls.clear()
+        want = rm._fma32_exact(a, b, cc, a.shape)
+        assert rm.fma32(a, b, cc).tobytes() == want.tobytes()
+        assert calls == ([1] if bracket else [])
 
 
 def test_bracketed_fma32_layouts():
@@ -82,7 +100,9 @@ def test_bracketed_fma32_into_c_and_on_threads(threads, monkeypatch):
         a, c = a.reshape(600, 500), c.reshape(600, 500)
         with np.errstate(all="ignore"):
             want = rm._fma32_exact(a, b, c, a.shape).tobytes()
-            assert rm.fma32(a, b, c).tobytes() == want
+            assert rm._fma32_bracketed(a, b, c).tobytes() == want
+            out = c.copy()
+            assert rm._fma32_bracketed(a, b, out, out) is out and out.tobytes() == want
             out = c.copy()
             assert rm.fma32(a, b, out, out=out) is out and out.tobytes() == want
 

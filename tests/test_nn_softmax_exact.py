@@ -80,3 +80,27 @@ def test_cross_entropy_bits(batch, classes):
                                     weight=None if w is None else doctensor.tensor(w),
                                     reduction=reduction)
             np.testing.assert_array_equal(ours.detach().numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("size", [1, 70_000])  # all steps joined, and step by step
+def test_deferred_fma_check_refuses_what_double_rounding_may_have_missed(size):
+    """Note [deferred fma check] in _exact/sleef.py: a double result that lies halfway between
+    two floats and is not exact, or that lies in float32's subnormal range, makes the
+    unchecked run count as wrong (and Sleef's steps run again with exact fmas)."""
+    from doctensor._exact.sleef import _UncheckedFma
+
+    def checked(a, b, c):
+        fma = _UncheckedFma()
+        fma(np.full(size, 0.5, np.float32), np.float32(3), np.float32(1))  # exact: 2.5
+        array = np.full(size, 0.5, np.float32)
+        array[-1] = a
+        fma(array, np.float32(b), np.float32(c))
+        return fma.exact()
+
+    assert checked(0.5, 3, 1)  # every double exact
+    assert checked(2.0**-24, 1, 1)  # 1 + 2**-24: halfway, but exact
+    # (1 + 2**-23) * 2**-24 * (1 - 2**-23) = 2**-24 - 2**-70: 1 + that rounds to the halfway
+    # double 1 + 2**-24, which is not the exact sum
+    assert not checked((1 + 2.0**-23) * 2.0**-24, 1 - 2.0**-23, 1)
+    assert not checked(2.0**-65, 2.0**-65, 0)  # 2**-130: below float32's normal range
+    assert checked(0.0, 2.0**-65, 0)  # an exact 0 is no subnormal

@@ -12,7 +12,8 @@ import numpy as np
 
 from .workers import THREADS, in_parallel
 
-__all__ = ["fma32", "fma64", "two_sum", "F32_TAIL", "F32_HALFWAY", "F32_MIN_NORMAL"]
+__all__ = ["fma32", "fma64", "two_sum", "subnormal", "halfway", "halfway_exact", "F32_TAIL",
+           "F32_HALFWAY", "F32_MIN_NORMAL"]
 
 # Note [fused multiply-add]
 # torch's CPU distribution kernels are compiled with FMA, and GCC contracts `x * y + z` into
@@ -26,9 +27,10 @@ __all__ = ["fma32", "fma64", "two_sum", "F32_TAIL", "F32_HALFWAY", "F32_MIN_NORM
 # result whenever the first has at least two more bits than the second.
 #   fma32: a*b of two floats is exact in double, so s = RN53(a*b + c) has one rounding, and
 #          RN32(s) is already right unless s lies exactly halfway between two floats (no
-#          float32 halfway point can lie strictly between the exact value and s).  Only those
-#          rare elements (and float32-subnormal ones) are redone: TwoSum gives s + err ==
-#          a*b + c exactly, and RN32(RO53(s + err)) is correct since 53 >= 24 + 2.
+#          float32 halfway point can lie strictly between the exact value and s) and is not
+#          exact.  Only those elements (and float32-subnormal ones) are redone: TwoSum gives
+#          s + err == a*b + c exactly (err == 0: s was exact), and RN32(RO53(s + err)) is
+#          correct since 53 >= 24 + 2.
 #   fma64: TwoProduct (Dekker) gives ph + pl == a*b and TwoSum gives sh + sl == c + ph;
 #          then fma = RN(sh + RO(sl + pl)).  This needs no overflow or underflow in the
 #          products, so extreme elements fall back to exact Fractions.
@@ -44,6 +46,32 @@ def two_sum(a, b):
     s = a + b
     bb = s - a
     return s, (a - (s - bb)) + (b - bb)
+
+
+_TWICE_MIN_NORMAL_LESS_1 = (np.array(F32_MIN_NORMAL, np.float64).view(np.uint64)
+                            << np.uint64(1)) - np.uint64(1)
+
+
+def subnormal(s):
+    """Whether a double of ``s`` lies in float32's subnormal range (not 0)."""
+    if not s.size:
+        return False
+    magnitude = s.view(np.uint64) << np.uint64(1)  # |s|'s bits, times 2 (no sign bit) ...
+    magnitude -= np.uint64(1)  # ... less 1: 0 wraps around to the largest
+    return magnitude.min() < _TWICE_MIN_NORMAL_LESS_1
+
+
+def halfway(s):
+    """Flat indices of the doubles of ``s`` that lie halfway between two floats."""
+    return np.flatnonzero((s.view(np.uint64) & F32_TAIL) == F32_HALFWAY)
+
+
+def halfway_exact(p, c, s, at):
+    """Whether ``s == p + c`` exactly at the flat indices ``at`` (TwoSum's error is 0)."""
+    if not at.size:
+        return True
+    p, c = (np.broadcast_to(v, s.shape).reshape(-1)[at] for v in (p, c))
+    return not two_sum(p, c)[1].any()
 
 
 def _round_to_odd(s, err):
@@ -62,12 +90,14 @@ def fma32(a, b, c, out=None, bracket=True):
     may be ``c`` itself (an in-place ``c += a * b``), but must not overlap ``a``.
     ``bracket=False`` skips the bracket: where c does not outweigh a * b (random fills such as
     ``uniform_(-1, 1)``) it decides few elements, and the float64 way alone is several times
-    faster.  The result is the same.
+    faster (the bracket tries its first elements and gives way by itself, but that costs a
+    little).  The result is the same.
     """
     shape, sb, sc = np.shape(a), np.shape(b), np.shape(c)
     if sb not in ((), shape) or sc not in ((), shape):
         shape = np.broadcast_shapes(shape, sb, sc)
-    if bracket and _bracketable(a, b, c, shape) and (out is None or _writable_into(out, a, c)):
+    if bracket and _bracketable(a, b, c, shape) and (
+            out is None or _writable_into(out, a, c)) and _bracket_decides(a, b, c):
         return _fma32_bracketed(a, b, c, out)
     result = _fma32_exact(a, b, c, shape)
     if out is None:
@@ -93,11 +123,10 @@ def _fma32_exact(a, b, c, shape):
     than the arithmetic (5x on the 512x784 weight of an SGD step).
     """
     if math.prod(shape) <= _SMALL:  # the common case, in as few NumPy calls as may be
-        s = np.add(np.multiply(a, b, dtype=np.float64), c)
-        out = s.astype(np.float32)
-        if ((s.view(np.uint64) & F32_TAIL) != F32_HALFWAY).all() and (
-                np.abs(out) > F32_MIN_NORMAL).all():
-            return out
+        p = np.multiply(a, b, dtype=np.float64)
+        s = np.add(p, c)
+        if not subnormal(s) and halfway_exact(p, c, s, halfway(s)):
+            return s.astype(np.float32)
     out = np.empty(shape, np.float32)
     size = out.size
     if size <= _BLOCK:
@@ -134,9 +163,13 @@ _SMALL = 1 << 12  # elements: below this, temporaries cost less than scratch buf
 # elements where c + a*b lies next to a rounding boundary (a few per thousand in an SGD
 # step), and every result that is NaN, infinite, zero or below 2**-98 in magnitude (a
 # product that underflowed can leave the bracket; it moves a result only when |c| < 2**-99
-# too).  Four float32 passes and a compare instead of three float64 passes and a test.
+# too).  Four float32 passes and a compare instead of three float64 passes and a test.  That
+# pays only where c outweighs a*b, as in an SGD step; elsewhere most elements are undecided
+# (uniform_(-1, 1), an add_ with alpha into zeros) and the exact way alone is 8 to 15 times
+# faster, so the bracket is first tried on a sample (``_bracket_decides``).
 
 _BRACKET_MIN = 1 << 15  # elements: below this, the exact algorithm is faster
+_SAMPLE = 2048  # elements the bracket is tried on first (``_bracket_decides``)
 _BRACKET_BLOCK = 1 << 17  # elements
 _PARALLEL_MIN = 1 << 19  # elements per thread, at least (Note [worker threads])
 _BRACKET_TINY = np.float32(2.0**-98)
@@ -163,12 +196,7 @@ def _fma32_bracketed(a, b, c, out=None):
     scratch, as ``_fma32_exact`` goes; large arrays are shared out among threads by rows (the
     result does not depend on it: each element is computed alone)."""
     b = np.float32(b)
-    up = np.float32(np.inf)
-    hi, lo = np.nextafter(abs(b), up), np.nextafter(abs(b), np.float32(0))
-    if np.array(b).view(np.uint32) & 0x7FFFFF == 0x7FFFFF:  # m = 2 - 2**-23
-        hi = np.nextafter(hi, up)
-    if b < 0:
-        hi, lo = -hi, -lo
+    hi, lo = _neighbours(b)
     c = c if np.ndim(c) else np.float32(c)
     if out is None:
         out = np.empty(a.shape, np.float32)  # C order: redone elements go in by flat index
@@ -187,6 +215,25 @@ def _fma32_bracketed(a, b, c, out=None):
         out.reshape(-1)[index] = _fma32_exact(a_redo, b, c_redo if np.ndim(c) else c,
                                               index.shape)
     return out
+
+
+def _neighbours(b):
+    """hi and lo of Note [bracketed fma32] for the float32 number ``b``."""
+    up = np.float32(np.inf)
+    hi, lo = np.nextafter(abs(b), up), np.nextafter(abs(b), np.float32(0))
+    if np.array(b).view(np.uint32) & 0x7FFFFF == 0x7FFFFF:  # m = 2 - 2**-23
+        hi = np.nextafter(hi, up)
+    return (-hi, -lo) if b < 0 else (hi, lo)
+
+
+def _bracket_decides(a, b, c):
+    """Whether the bracket decides all but 1 in 64 of the first ``_SAMPLE`` elements: where c
+    does not outweigh a * b it decides few (a product and its bracket differ in their last
+    bits), and redoing an element costs some ten times what the float64 way does."""
+    hi, lo = _neighbours(np.float32(b))
+    rows = max(1, _SAMPLE * len(a) // a.size)  # (views: c is a number or shaped like a)
+    head, c = a[:rows], c[:rows] if np.ndim(c) else np.float32(c)
+    return np.count_nonzero(head * hi + c != head * lo + c) * 64 <= head.size
 
 
 def _bracket_rows(a, hi, lo, c, out, start, stop):
@@ -213,8 +260,8 @@ def _bracket_rows(a, hi, lo, c, out, start, stop):
         magnitude = np.abs(high, out=bound)
         if not (magnitude.min() >= _BRACKET_TINY and magnitude.max() <= _F32_MAX):
             redo |= ~((magnitude >= _BRACKET_TINY) & (magnitude <= _F32_MAX))
-        index = np.flatnonzero(redo)
-        if index.size:
+        if redo.any():  # (rarely: a scan for them costs as much as four passes)
+            index = np.flatnonzero(redo)
             undecided.append((index + i * (size // rows), _take(block_a, index),
                               _take(block_c, index) if np.ndim(c) else index[:0]))
         if in_place:

@@ -5,7 +5,7 @@ computes its exponentials and logarithms with (Note [softmax kernel])."""
 
 import numpy as np
 
-from .fma import F32_HALFWAY, F32_MIN_NORMAL, F32_TAIL, fma32, two_sum
+from .fma import fma32, halfway, halfway_exact, subnormal, two_sum
 
 __all__ = ["sleef_expf", "sleef_logf", "glibc_expf"]
 
@@ -22,10 +22,12 @@ def _fma(a, b, c):
 # and one to 24; the pair is the fma's rounding unless s is inexact and lies halfway between
 # two floats, or lies below float32's normal range.  On small arrays that check costs more
 # NumPy calls than the fma, so a whole function (Sleef's expf or logf) runs with unchecked fmas
-# that keep p, c and s, then checks them all at once: when no rounding was off, every fma was
-# exact, and so is the result; otherwise (rarely) the function runs again with ``fma32``.
-# Halfway doubles are common (an exact result of 25 bits is one), so TwoSum tells, for those
-# alone, whether p + c == s.
+# that keep p, c and s, then checks them: when no rounding was off, every fma was exact, and
+# so is the result; otherwise (rarely) the function runs again with ``fma32``.  Halfway
+# doubles are common (an exact result of 25 bits is one), so TwoSum tells, for those alone,
+# whether p + c == s.  Small arrays are checked all steps at once (few NumPy calls), large
+# ones step by step: a copy of them all would be fresh pages (a third of a cross_entropy
+# over 1024 rows went into such a check).
 
 class _UncheckedFma:
     """``fma(a, b, c)`` through double, keeping what ``exact()`` needs."""
@@ -40,22 +42,28 @@ class _UncheckedFma:
         return s.astype(np.float32)
 
     def exact(self):
-        """Whether every fma so far was rounded right (Note [deferred fma check])."""
-        s = np.concatenate([step[2].reshape(-1) for step in self.steps])
-        if ((np.abs(s) < F32_MIN_NORMAL) & (s != 0)).any():
+        """Whether every fma so far was rounded right (Note [deferred fma check]): on small
+        arrays all steps at once (few NumPy calls), on large ones step by step (no copies)."""
+        steps = self.steps
+        if sum(step[2].size for step in steps) > _JOIN:
+            return not any(subnormal(s) or not halfway_exact(p, c, s, halfway(s))
+                           for p, c, s in steps)
+        s = np.concatenate([step[2].reshape(-1) for step in steps])
+        if subnormal(s):
             return False
-        index = np.flatnonzero((s.view(np.uint64) & F32_TAIL) == F32_HALFWAY)
+        index = halfway(s)
         if not index.size:
             return True
-        ends = np.cumsum([step[2].size for step in self.steps])
+        ends = np.cumsum([step[2].size for step in steps])
         which = np.searchsorted(ends, index, side="right")
         for k in np.unique(which):  # the steps with halfway doubles, usually one
-            p, c, s = self.steps[k]
-            at = index[which == k] - (ends[k] - s.size)
-            p, c = (np.broadcast_to(v, s.shape).reshape(-1)[at] for v in (p, c))
-            if two_sum(p, c)[1].any():  # p + c is not the double s
+            p, c, s = steps[k]
+            if not halfway_exact(p, c, s, index[which == k] - (ends[k] - s.size)):
                 return False
         return True
+
+
+_JOIN = 1 << 16  # elements in all steps: up to this, ``exact`` checks them joined
 
 
 def _checked(steps, x):

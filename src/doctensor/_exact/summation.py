@@ -15,16 +15,17 @@ def reduce_all(e):
     if n < lanes:
         return sum_left_to_right(e, -1)
     whole = n - n % lanes
-    acc = e[..., :lanes].copy()
+    e = np.moveaxis(e, -1, 0)  # the lanes first: each add one long loop, not one per row
+    acc = e[:lanes].copy()
     for d in range(lanes, whole, lanes):
-        acc += e[..., d:d + lanes]
-    acc[..., :n - whole] += e[..., whole:]
+        acc += e[d:d + lanes]
+    acc[:n - whole] += e[whole:]
     if e.dtype != np.float32:  # only float has a shuffle tree (VecReduceAllSIMD)
-        return sum_left_to_right(acc, -1)
+        return sum_left_to_right(acc, 0)
     while lanes > 1:
         lanes //= 2
-        acc = acc[..., :lanes] + acc[..., lanes:2 * lanes]
-    return acc[..., 0]
+        acc = acc[:lanes] + acc[lanes:2 * lanes]
+    return acc[0]
 
 
 def sum_left_to_right(e, axis):
