@@ -80,6 +80,12 @@ def add_step(state):  # the same code for the three libraries
     return a + b
 
 
+def add_in_place_step(state):  # the same code for the three libraries
+    a, b = state
+    a += b
+    return a
+
+
 def grad_setup(lib, n):
     return _tensors(lib, (n,), (n,), requires_grad=True)
 
@@ -499,6 +505,9 @@ def cases(sizes=FULL):
     out = [
         Case("W1", "W1 add, no grad", 0.7,
              Pair(p(add_setup, n=s.small), add_step), Pair(p(np_add_setup, n=s.small), add_step)),
+        Case("W1", "W1 add_, in place", None,
+             Pair(p(add_setup, n=s.small), add_in_place_step),
+             Pair(p(np_add_setup, n=s.small), add_in_place_step)),
         Case("W1", "W1 forward + backward", 0.7,
              Pair(p(grad_setup, n=s.small), grad_step),
              Pair(p(np_add_setup, n=s.small), np_grad_step)),

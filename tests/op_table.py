@@ -174,14 +174,17 @@ _MODULES = _dispatching_modules()
 
 
 def _binary_methods():
-    """The Tensor methods ``_dispatch.binary`` made (``__add__``'s code), by name."""
-    code = Tensor.__add__.__code__
-    return [(name, fn) for name, fn in vars(Tensor).items()
-            if getattr(fn, "__code__", None) is code]
+    """The fast-path methods ``_dispatch.binary`` and ``binary_`` made (``__add__``'s and
+    ``__iadd__``'s code), by owner and name: Tensor's, and those tensor.py keeps for add_ &
+    co."""
+    codes = (Tensor.__add__.__code__, Tensor.__iadd__.__code__)
+    module = importlib.import_module("doctensor.tensor")
+    return [(owner, name, fn) for owner in (Tensor, module) for name, fn in vars(owner).items()
+            if getattr(inspect.unwrap(fn), "__code__", None) in codes]
 
 
 def _spied_binary(method, keys):
-    op = inspect.getclosurevars(method).nonlocals["op"]
+    op = inspect.getclosurevars(inspect.unwrap(method)).nonlocals["op"]
 
     def spy(self, other):
         keys.add(op.key)
@@ -212,9 +215,9 @@ def reached():
             if getattr(m, name, None) in (real, real_):
                 saved.append((m, name, getattr(m, name)))
                 setattr(m, name, wrapper)
-    for name, method in _binary_methods():  # Tensor.__add__ & co.: apply's fast path
-        saved.append((Tensor, name, method))
-        setattr(Tensor, name, _spied_binary(method, keys))
+    for owner, name, method in _binary_methods():  # Tensor.__add__ & co.: the fast paths
+        saved.append((owner, name, method))
+        setattr(owner, name, _spied_binary(method, keys))
     try:
         yield keys
     finally:

@@ -202,3 +202,83 @@ def test_storage_offset_follows_in_place_changes():
         seen += [t.storage_offset() for t in (x, z, w, v)] + [w, v.shape]
         return seen
     same_outcome(scenario)
+
+
+# -- Note [in-place fast path] ---------------------------------------------------------------
+
+_INPLACE = {"add_": lambda a, b: a.add_(b), "sub_": lambda a, b: a.sub_(b),
+            "mul_": lambda a, b: a.mul_(b), "div_": lambda a, b: a.div_(b),
+            "iadd": lambda a, b: a.__iadd__(b), "isub": lambda a, b: a.__isub__(b),
+            "imul": lambda a, b: a.__imul__(b), "itruediv": lambda a, b: a.__itruediv__(b)}
+
+
+@pytest.mark.parametrize("op", sorted(_INPLACE))
+@pytest.mark.parametrize("case", ["number", "int", "tensor", "itself", "view_of_itself",
+                                  "shifted_view", "expanded_self", "transposed_other",
+                                  "leaf_in_grad_mode", "leaf_in_no_grad", "other_requires_grad",
+                                  "inference", "float16", "overflow", "int_self"])
+def test_in_place_binary_ops_match_torch(op, case):
+    """What an in-place op writes, its version bumps, and what it refuses, on the fast path's
+    cases and the ones it hands to ``apply_``."""
+    fn = _INPLACE[op]
+
+    def scenario(T):
+        base = T.tensor([[1.5, -2.0, 0.25], [4.0, 3e38, -0.5]])
+        x, other = base.clone(), 3.0
+        if case == "int":
+            other = 2
+        elif case == "tensor":
+            other = base.flip(0).clone()
+        elif case == "itself":
+            other = x
+        elif case == "view_of_itself":
+            other = x.view(3, 2).view(2, 3)
+        elif case == "shifted_view":
+            flat = x.view(-1)
+            x, other = flat[1:], flat[:-1]
+        elif case == "expanded_self":
+            x = T.tensor([1.0, 2.0]).expand(3, 2)
+        elif case == "transposed_other":
+            x, other = T.ones(3, 3), T.arange(9.0).view(3, 3).t()
+        elif case in ("leaf_in_grad_mode", "leaf_in_no_grad"):
+            x.requires_grad_()
+        elif case == "other_requires_grad":
+            other = base.flip(0).clone().requires_grad_()
+        elif case == "inference":
+            with T.inference_mode():
+                x = base.clone()
+        elif case == "float16":
+            x = x.half()
+        elif case == "overflow":
+            other = 3e38
+        elif case == "int_self":
+            x = T.tensor([[1, 2, 3], [4, 5, 6]])
+        version = x._version if case != "inference" else None
+        if case == "leaf_in_no_grad":
+            with T.no_grad():
+                out = fn(x, other)
+        else:
+            out = fn(x, other)
+        return out is x, x, None if version is None else x._version - version
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (no NumPy RuntimeWarning on overflow)
+        same_outcome(scenario, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("other", ["a", None, [1.0, 2.0, 3.0], True, "np_float"])
+@pytest.mark.parametrize("op", ["+=", "-=", "*=", "/="])
+def test_in_place_operators_with_other_operands_match_torch(op, other):
+    """An in-place operator gives Python NotImplemented for what is neither a tensor nor a
+    number (Python then words the TypeError); a NumPy number is a number, as in torch.  (torch
+    hands a NumPy array on to NumPy, which computes in float64: doctensor does not yet.)"""
+    def scenario(T):
+        x = T.ones(3)
+        y = np.float64(2.5) if other == "np_float" else other
+        namespace = {"x": x, "y": y}
+        exec(f"x {op} y", namespace)  # noqa: S102 (the statement under test)
+        return namespace["x"], x._version
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same_outcome(scenario, rtol=0, atol=0)

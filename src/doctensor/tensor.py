@@ -53,10 +53,21 @@ from .ops import elementwise as E
 from .ops import pointwise as P
 from .ops import special_functions as SF
 from .ops import views as V
-from .ops._dispatch import _OPERANDS, apply, apply_, autograd_check_, binary, set_tensor_class
+from .ops._dispatch import (
+    _OPERANDS,
+    apply,
+    apply_,
+    autograd_check_,
+    binary,
+    binary_,
+    set_tensor_class,
+)
 from .size import Size
 
 __all__ = ["Tensor"]
+
+# add_, sub_ and div_ without alpha or rounding mode (Note [in-place fast path])
+_ADD_, _SUB_, _DIV_ = (binary_(op, operator=False) for op in (P.add, P.sub, P.div))
 
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -641,22 +652,20 @@ class Tensor(TensorBase):
     def add(self, other, *, alpha=1):
         return P.scaled(apply, P.add, self, other, alpha)
 
-    def add_(self, other, *, alpha=1):
-        return P.scaled(apply_, P.add, self, other, alpha)
+    __iadd__ = binary_(P.add)
 
-    def __iadd__(self, other):
-        return apply_(P.add, self, other)
+    def add_(self, other, *, alpha=1):
+        return _ADD_(self, other) if alpha == 1 else apply_(P.add, self, other, alpha=alpha)
 
     __sub__ = binary(P.sub)
 
     def sub(self, other, *, alpha=1):
         return P.scaled(apply, P.sub, self, other, alpha)
 
-    def sub_(self, other, *, alpha=1):
-        return P.scaled(apply_, P.sub, self, other, alpha)
+    __isub__ = binary_(P.sub)
 
-    def __isub__(self, other):
-        return apply_(P.sub, self, other)
+    def sub_(self, other, *, alpha=1):
+        return _SUB_(self, other) if alpha == 1 else apply_(P.sub, self, other, alpha=alpha)
 
     @_operator
     def __rsub__(self, other):
@@ -665,21 +674,20 @@ class Tensor(TensorBase):
     __mul__ = __rmul__ = binary(P.mul)
     mul = binary(P.mul, operator=False)
 
-    def mul_(self, other):
-        return apply_(P.mul, self, other)
-
-    __imul__ = mul_
+    __imul__ = binary_(P.mul)
+    mul_ = binary_(P.mul, operator=False)
 
     __truediv__ = binary(P.div)
 
     def div(self, other, rounding_mode=None):
         return P.div_tensor(self, other, rounding_mode)
 
-    def div_(self, other, *, rounding_mode=None):
-        return P.div_tensor(self, other, rounding_mode, in_place=True)
+    __itruediv__ = binary_(P.div)
 
-    def __itruediv__(self, other):
-        return apply_(P.div, self, other)
+    def div_(self, other, *, rounding_mode=None):
+        if rounding_mode is None:
+            return _DIV_(self, other)
+        return P.div_tensor(self, other, rounding_mode, in_place=True)
 
     @_operator
     def __rtruediv__(self, other):

@@ -464,6 +464,47 @@ def binary(op, operator=True):
     return method
 
 
+def binary_(op, operator=True):
+    """``Tensor.__iadd__`` & co. (``operator``: Python NotImplemented for an operand that is
+    neither a tensor nor a number, as torch's) and ``add_`` & co. without alpha (a method:
+    torch's TypeError): ``apply_(op, self, other)`` with a fast path.
+
+    Note [in-place fast path]: where ``apply_`` would record no history (grad mode off, or
+    no operand requires grad) and could refuse nothing, the op is one ufunc call into
+    ``self``'s array and a version bump: a floating CPU tensor with no memory shared among
+    its elements (C-contiguous), and a Python number or a CPU tensor of its dtype and shape
+    that is ``self`` or lies in other memory (no partial overlap to refuse).  NumPy computes
+    in ``self``'s dtype, as torch does (Note [fast path]).  An inference tensor outside
+    inference mode is written, then refused, as in ``apply_``.
+    """
+    ufunc = op.ufunc
+
+    def method(self, other):
+        x = self._data
+        if x.dtype in _FLOAT_DTYPES and self._backend is numpy_cpu and x.flags.c_contiguous \
+                and not DUAL.on:
+            cls = other.__class__
+            if cls is float or cls is int:
+                y, grad = other, self._requires_grad
+            elif isinstance(other, TensorBase) and other._backend is numpy_cpu and (
+                    (y := other._data).dtype is x.dtype and y.shape == x.shape) and (
+                    other is self or self._storage is None
+                    or other._storage is not self._storage):
+                grad = self._requires_grad or other._requires_grad
+            else:
+                y = None
+            if y is not None and not (grad and GradMode.enabled):
+                QUIET.run(ufunc, x, y, out=x)  # Note [floating-point errors]
+                self._bump_version()
+                return self
+        if operator and not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return apply_(op, self, other)
+
+    method.__name__ = method.__qualname__ = op.name + "_"
+    return method
+
+
 def _apply(op, args, attrs):
     """``apply`` beyond its fast path, for an op that is no view."""
     if op.backward is not None:
