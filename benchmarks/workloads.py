@@ -150,11 +150,22 @@ def np_mlp_setup(np_, batch):
     return params, images, labels
 
 
+def _np_cross_entropy(z, labels):
+    """The mean log-softmax cross-entropy of the logits ``z`` and its gradient, by hand."""
+    n = len(z)
+    rows = np.arange(n)
+    shifted = z - z.max(axis=1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    grad = np.exp(log_probs)
+    grad[rows, labels] -= 1
+    grad /= n
+    return -log_probs[rows, labels].mean(), grad
+
+
 def np_mlp_step(state, lr=0.01):
     params, images, labels = state
     w1, b1, w2, b2, w3, b3 = params
     n = images.shape[0]
-    rows = np.arange(n)
     # forward: Flatten, Linear, ReLU, Linear, ReLU, Linear, then log-softmax cross-entropy
     x = images.reshape(n, -1)
     z1 = x @ w1.T + b1
@@ -162,13 +173,7 @@ def np_mlp_step(state, lr=0.01):
     z2 = h1 @ w2.T + b2
     h2 = np.maximum(z2, 0)
     z3 = h2 @ w3.T + b3
-    shifted = z3 - z3.max(axis=1, keepdims=True)
-    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-    loss = -log_probs[rows, labels].mean()
-    # backward, by hand
-    g3 = np.exp(log_probs)
-    g3[rows, labels] -= 1
-    g3 /= n
+    loss, g3 = _np_cross_entropy(z3, labels)  # (and its gradient: backward by hand from here)
     g2 = g3 @ w3
     g2[z2 <= 0] = 0
     g1 = g2 @ w2
@@ -178,6 +183,57 @@ def np_mlp_step(state, lr=0.01):
     for p, g in zip(params, grads, strict=True):
         p -= lr * g
     return loss
+
+
+# --- W2's exact parts alone: the SGD update and the loss (what the step's floor is made of) --
+
+
+def sgd_setup(lib, batch):
+    """The W2 optimizer after one step, its gradients in place: ``step()`` alone updates all
+    669,706 parameters (with an exact fused multiply-add in doctensor, as torch's kernel)."""
+    state = mlp_setup(lib, batch)
+    mlp_step(state)
+    return state[2]
+
+
+def sgd_step(optimizer):
+    optimizer.step()
+    return optimizer.param_groups[0]["params"][-1]  # the last bias
+
+
+def np_sgd_setup(np_, batch):
+    params = np_mlp_setup(np_, batch)[0]
+    return params, _arrays(*(p.shape for p in params))
+
+
+def np_sgd_step(state, lr=0.01):
+    params, grads = state
+    for p, g in zip(params, grads, strict=True):
+        p -= lr * g
+    return params[-1]
+
+
+def ce_setup(lib, batch):
+    """Logits (batch x 10) that require grad, and labels: cross-entropy forward + backward."""
+    (logits,), labels = _tensors(lib, (batch, 10), requires_grad=True), _mnist_like(batch)[1]
+    return lib, logits, lib.tensor(labels)
+
+
+def ce_step(state):
+    lib, logits, labels = state
+    logits.grad = None
+    loss = lib.nn.functional.cross_entropy(logits, labels)
+    loss.backward()
+    return loss
+
+
+def np_ce_setup(np_, batch):
+    return _arrays((batch, 10))[0], _mnist_like(batch)[1]
+
+
+def np_ce_step(state):
+    logits, labels = state
+    return _np_cross_entropy(logits, labels)
 
 
 # --- W3: 10 million elements ---------------------------------------------------------------
@@ -316,7 +372,6 @@ def np_lenet_step(state, lr=0.01):
     params, images, labels = state
     cw1, cb1, cw2, cb2, w1, b1, w2, b2, w3, b3 = params
     n = images.shape[0]
-    rows = np.arange(n)
     x = np.pad(images, ((0, 0), (0, 0), (2, 2), (2, 2)))
     z1, cols1 = _conv(x, cw1, cb1)
     p1, mask1 = _pool(np.maximum(z1, 0))
@@ -328,13 +383,7 @@ def np_lenet_step(state, lr=0.01):
     z4 = h3 @ w2.T + b2
     h4 = np.maximum(z4, 0)
     z5 = h4 @ w3.T + b3
-    shifted = z5 - z5.max(axis=1, keepdims=True)
-    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-    loss = -log_probs[rows, labels].mean()
-    # backward, by hand
-    g5 = np.exp(log_probs)
-    g5[rows, labels] -= 1
-    g5 /= n
+    loss, g5 = _np_cross_entropy(z5, labels)  # (and its gradient: backward by hand from here)
     g4 = g5 @ w3
     g4[z4 <= 0] = 0
     g3 = g4 @ w2
@@ -516,6 +565,13 @@ def cases(sizes=FULL):
         out.append(Case("W2", f"W2 MLP step, batch {batch}", target,
                         Pair(p(mlp_setup, batch=batch), mlp_step),
                         Pair(p(np_mlp_setup, batch=batch), np_mlp_step), compare="loose"))
+    out.append(Case("W2", "W2 SGD update alone", None,
+                    Pair(p(sgd_setup, batch=s.mlp_batches[0]), sgd_step),
+                    Pair(p(np_sgd_setup, batch=s.mlp_batches[0]), np_sgd_step), compare="loose"))
+    out += [Case("W2", f"W2 cross_entropy f+b, batch {batch}", None,
+                 Pair(p(ce_setup, batch=batch), ce_step),
+                 Pair(p(np_ce_setup, batch=batch), np_ce_step), compare="exact")
+            for batch in s.mlp_batches]
     out += [
         Case("W3", f"W3 forward, {s.big:,} el.", 0.8,
              Pair(p(big_setup, n=s.big), big_forward_step),
