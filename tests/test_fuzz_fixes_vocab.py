@@ -396,3 +396,29 @@ def test_detach_in_place_of_a_base(base, pick):
         b.requires_grad_()
         return before, after, used, plain.requires_grad, plain.grad_fn is None
     same_outcome(scenario)
+
+
+@pytest.mark.parametrize("view", ["no_grad_view", "view_of_a_plain_base",
+                                  "used_view_of_a_plain_base"])
+def test_detach_in_place_after_in_place_ops_on_the_base(view):
+    """A view that requires grad only through its base still follows it after in-place ops
+    gave the base (new) history: ``detach_()`` of the base then reaches it (fuzzer seed
+    8774: ``v1.exp_()`` then ``v1.detach_()`` left a no_grad view of v1 requiring grad)."""
+    def scenario(T):
+        w = T.ones(3, requires_grad=True)
+        if view == "no_grad_view":
+            b = w * 2
+            v = _no_grad_view(T, b, PICKS["select"])
+        else:
+            b = T.zeros(3)
+            v = b[1:]
+        seen = [v.requires_grad]
+        b.add_(w)
+        seen.append(v.requires_grad)
+        if view == "used_view_of_a_plain_base":
+            seen.append(type(v.grad_fn).__name__)
+        b.mul_(w)
+        seen.append(v.requires_grad)
+        b.detach_()
+        return seen, v.requires_grad, v.is_leaf, v.grad_fn is None
+    same_outcome(scenario)

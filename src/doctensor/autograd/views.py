@@ -127,9 +127,9 @@ def track_views(outs, t):
 #
 # Asking the base on every use would cost each op a lookup.  Instead, such a view is put in
 # a list of weak references on its base (``_plain_views``, made only on this path; dead ones
-# are dropped whenever the list has doubled), and the in-place op that gives the base history
-# marks the views still alive (``mark_plain_views``); their stale ``_view_version`` then
-# regenerates their grad_fn when they are next used.
+# are dropped whenever the list has doubled), and an in-place op that gives the base history
+# marks the views still alive (``mark_plain_views``), which stay watched; their stale
+# ``_view_version`` then regenerates their grad_fn when they are next used.
 #
 # ``base.requires_grad_(flag)`` and ``base.detach_()`` on such a base (or on the base, leaf or
 # not, of a view made in no_grad mode) set the watched views' ``requires_grad`` to follow
@@ -154,14 +154,14 @@ def _watch_base(base, view):
 
 
 def _mark_plain_views(base):
-    """``base`` gained history in place: its views made without history now require grad."""
+    """``base`` gained history in place: its views made without history now require grad
+    through it, and stay watched (a later ``detach_()`` of the base reaches them too)."""
     watched = base._plain_views
     if watched is not None:
-        base._plain_views = None
         for ref in watched:
             v = ref()
-            if v is not None:
-                v._requires_grad = True
+            if v is not None and v._grad_fn is None:
+                v._requires_grad = v._requires_grad_of_base = True
 
 
 def base_requires_grad_changed(base):
