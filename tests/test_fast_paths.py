@@ -209,7 +209,9 @@ def test_storage_offset_follows_in_place_changes():
 _INPLACE = {"add_": lambda a, b: a.add_(b), "sub_": lambda a, b: a.sub_(b),
             "mul_": lambda a, b: a.mul_(b), "div_": lambda a, b: a.div_(b),
             "iadd": lambda a, b: a.__iadd__(b), "isub": lambda a, b: a.__isub__(b),
-            "imul": lambda a, b: a.__imul__(b), "itruediv": lambda a, b: a.__itruediv__(b)}
+            "imul": lambda a, b: a.__imul__(b), "itruediv": lambda a, b: a.__itruediv__(b),
+            "subtract_": lambda a, b: a.subtract_(b), "multiply_": lambda a, b: a.multiply_(b),
+            "divide_": lambda a, b: a.divide_(b), "true_divide_": lambda a, b: a.true_divide_(b)}
 
 
 @pytest.mark.parametrize("op", sorted(_INPLACE))

@@ -1529,13 +1529,13 @@ class Tensor(TensorBase):
         return P.div_tensor(self, other, rounding_mode)
 
     def divide_(self, other, *, rounding_mode=None):
-        return P.div_tensor(self, other, rounding_mode, in_place=True)
+        return self.div_(other, rounding_mode=rounding_mode)
 
     def true_divide(self, other):
         return apply(P.div, self, other)
 
     def true_divide_(self, other):
-        return apply_(P.div, self, other)
+        return self.div_(other)
 
     def floor_divide_(self, other):
         return apply_(P.floor_divide, self, other)
