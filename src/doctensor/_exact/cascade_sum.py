@@ -11,8 +11,9 @@ import numpy as np
 
 from .workers import in_parallel, torch_num_threads
 
-__all__ = ["torch_sum", "torch_prod", "reduced_runs", "same_layout", "iteration_view", "calls",
-           "vector_bytes", "set_num_threads", "num_threads", "GRAIN_SIZE"]
+__all__ = ["torch_sum", "torch_sum_all", "torch_prod", "reduced_runs", "same_layout",
+           "iteration_view", "calls", "vector_bytes", "set_num_threads", "num_threads",
+           "GRAIN_SIZE"]
 
 # Note [torch's CPU sum]
 # torch 2.13 sums floating tensors on the CPU with ``cascade_sum``, run by a TensorIterator:
@@ -445,6 +446,13 @@ def torch_sum(a, dims, keepdim=False, nan=False):
     return _reduce(a, dims, keepdim, _SUM, acc_buffer=not nan)
 
 
+def torch_sum_all(a):
+    """``torch_sum`` of the float array ``a`` over all its dims, as a 0-d result."""
+    if _is_short(a):
+        return _short_total(a.reshape(-1))
+    return _reduce(a, tuple(range(a.ndim)), False, _SUM, acc_buffer=True).reshape(())
+
+
 def torch_prod(a, dims, keepdim=False):
     """The product of the float array ``a`` over ``dims`` as torch's CPU computes it (Note
     [torch's CPU prod]), with the reduced dims kept as size 1."""
@@ -473,8 +481,7 @@ def _strided(a, shape, strides):
 
 def _reduce(a, dims, keepdim, kind, acc_buffer=False):
     out_dtype = a.dtype
-    if (kind is _SUM and len(dims) == a.ndim and vector_bytes() // a.itemsize <= a.size <
-            _SHORT and a.flags.c_contiguous and out_dtype not in _REDUCED):
+    if kind is _SUM and len(dims) == a.ndim and _is_short(a):
         return _short_total(a.reshape(-1)).reshape((1,) * a.ndim)
     oshape = tuple(1 if d in dims else n for d, n in enumerate(a.shape))
     if a.size == 0:
@@ -506,6 +513,12 @@ def _reduce(a, dims, keepdim, kind, acc_buffer=False):
 _SHORT = 4 * 16 * 4
 
 
+def _is_short(a):
+    """Whether all of ``a`` sums by ``_short_total``."""
+    return (vector_bytes() // a.itemsize <= a.size < _SHORT and a.flags.c_contiguous
+            and a.dtype not in _REDUCED)
+
+
 def _short_total(x):
     """Kernel A (Note [torch's CPU sum]) on one contiguous float32/float64 run of at least one
     vector and shorter than ``_SHORT`` elements: four interleaved sequential vector sums, the
@@ -525,7 +538,9 @@ def _short_total(x):
         total += acc[1]
         total += acc[2]
         total += acc[3]
-    else:  # (the parts are 0: the leftover vectors are the sum)
+    elif n == 1:  # (the parts are 0: the leftover vectors are the sum)
+        total = vecs[0]
+    else:
         total = np.add.reduce(vecs, axis=0)
     tail = x[n * lanes:]
     terms = np.concatenate((tail, total)) if len(tail) else total

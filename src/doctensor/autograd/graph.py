@@ -13,6 +13,7 @@ import sys
 
 from .. import _tensor_base
 from .._strides import contiguous_format, dense_order
+from . import installed
 from .anomaly_mode import AnomalyMode
 from .grad_mode import GRAD_LAYOUT, GradMode
 
@@ -260,9 +261,18 @@ def _clone_obey_contract(grad, var):
     ``grad.new_empty_strided(var.sizes(), var.strides()).copy_(grad)``, whose ``copy_`` leaves
     the new ``.grad`` at version 1; otherwise ``grad.clone(contiguous_format)``, at version 0.
     In grad mode (``create_graph``) the copy is differentiable, as torch's is."""
-    if dense_order(var._data.shape, var.stride()) is None:
+    v = var._data
+    if not GradMode.enabled and v.flags.c_contiguous and v.size:
+        # the common case (a C-contiguous leaf): one fresh C-ordered copy, which has var's
+        # strides unless a dim of size 1 gives var another stride there
+        data = grad._backend.xp.array(grad._data, order="C")
+        if data.strides == v.strides:
+            new = _tensor_base._wrap(installed.Tensor, data, grad._device, grad._backend)
+            new._bump_version()  # copy_'s
+            return new
+    if dense_order(v.shape, var.stride()) is None:
         return grad.clone(memory_format=contiguous_format)
-    return grad.new_empty_strided(var._data.shape, var.stride()).copy_(grad)
+    return grad.new_empty_strided(v.shape, var.stride()).copy_(grad)
 
 
 def move_retains_grad(tensor, old):

@@ -20,7 +20,7 @@ from .._argparser import called_error, type_name
 from .._dtypes import _BY_NP, bool_, get_default_dtype, int64
 from .._dtypes import dtype as DType
 from .._exact.cascade_sum import same_layout as _same_layout
-from .._exact.cascade_sum import torch_prod, torch_sum
+from .._exact.cascade_sum import torch_prod, torch_sum, torch_sum_all
 from .._exact.moments import var_all, welford_reproduced, welford_var
 from .._exact.norms import vector_norm as exact_norm
 from .._tensor_base import TensorBase
@@ -146,8 +146,10 @@ def _cast(a, dtype):
 
 @sum_all.on_cpu
 def _sum_all_cpu(xp, a, dtype=None):
-    if np.dtype(dtype) not in _FLOATS:
+    if dtype not in _FLOATS:
         return sum_all.forward(xp, a, dtype=dtype)
+    if a.dtype == dtype:
+        return torch_sum_all(a)
     return cpu_sum(a, tuple(range(a.ndim)), False, dtype)
 
 
