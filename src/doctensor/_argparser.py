@@ -471,7 +471,7 @@ def _formatted(option, args, kwargs):
             ok = option.variadic and _matches(option.arguments[-1][1], value)
         text = (f"{option.arguments[i][0]}=" if is_kwarg else "") + _described(value)
         parts.append(f"{green}{text}{reset_green}" if ok else f"{red}{text}{reset_red}")
-    return f"({', '.join(parts)})"
+    return f"({', '.join(parts)}{', ' if kwargs and not args else ''})"  # (sic: as _plain)
 
 
 def _plain(args, kwargs):

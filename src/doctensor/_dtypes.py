@@ -252,8 +252,8 @@ def get_default_complex_dtype():
 
 def scalar_dtype(value):
     """The dtype a Python scalar takes when it is wrapped (bool, int64, the default float
-    dtype or its complex dtype)."""
-    if isinstance(value, (builtins.bool, np.bool_)):
+    dtype or its complex dtype; a NumPy bool is a float to torch's Scalar)."""
+    if isinstance(value, builtins.bool):
         return bool_
     if isinstance(value, (builtins.int, np.integer)):
         return int64

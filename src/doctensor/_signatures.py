@@ -413,6 +413,7 @@ METHODS = {
     "median": ("median()", "median(int64_t dim, bool keepdim=False)"),
     "min": ("min()", "min(Tensor other)", "min(int64_t dim, bool keepdim=False)"),
     "minimum": ("minimum(Tensor other)",),
+    "matmul": ("matmul(Tensor other)",),
     "mm": ("mm(Tensor mat2)",),
     "mode": ("mode(int64_t dim=-1, bool keepdim=False)",),
     "mul": ("mul(Tensor other)",),
@@ -1080,6 +1081,7 @@ FUNCTIONS = {
         "min(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)",
     ),
     "minimum": ("minimum(Tensor input, Tensor other, *, Tensor out=None)",),
+    "matmul": ("matmul(Tensor input, Tensor other, *, Tensor out=None)",),
     "mm": (
         "mm(Tensor input, Tensor mat2, *, Tensor out=None)",
         "mm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor out=None)",

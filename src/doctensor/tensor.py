@@ -1,5 +1,6 @@
 """``Tensor``: thin methods over ``ops/``, Python operators, and autograd properties."""
 
+import numbers
 import warnings
 import weakref
 
@@ -126,16 +127,45 @@ def _required(size, fname, name):
     return _size_args(size)
 
 
-def _operator(method):
+def _operator(method, read=None):
     """A binary operator from ``method``: Python's NotImplemented for an operand that is
-    neither a tensor nor a number, so Python raises its TypeError (or, for ``==`` and ``!=``,
-    compares identities), as torch's operators do."""
+    neither a tensor nor a number, and wherever ``method`` raises a TypeError (torch's
+    operators turn their TypeErrors into NotImplemented), so that Python tries the other
+    operand's method, then raises its TypeError (or, for ``==`` and ``!=``, compares
+    identities): Note [NumPy operands].  ``read``: what ``other`` is taken as first."""
     def operator(self, other):
+        if read is not None:
+            other = read(other)
         if not isinstance(other, _OPERANDS):
             return NotImplemented
-        return method(self, other)
+        try:
+            return method(self, other)
+        except TypeError:
+            return NotImplemented
     operator.__name__ = operator.__qualname__ = method.__name__
     return operator
+
+
+def _numeric_array_as_tensor(other):
+    """torch's ``==`` reads a numeric NumPy array as a tensor (Note [NumPy operands])."""
+    if isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
+        return creation.tensor(other)
+    return other
+
+
+# Note [NumPy operands]
+# torch's parser takes NumPy scalars as numbers but refuses NumPy arrays, so its operators
+# give NotImplemented for an array (``==`` excepted: it reads a numeric array as a tensor).
+# NumPy then computes the reflected operation itself, on the tensor's ``__array__``, and
+# hands the result to ``__array_wrap__``, which makes it a tensor again:
+#
+#     x + np.ones(2)    ->  x.__add__: NotImplemented  ->  ndarray.__radd__: np.add(x, a)
+#                       ->  x.__array_wrap__(float64 array)  ->  a float64 tensor
+#     np.ones(2) + x    ->  ndarray.__add__ defers to the tensor (__array_priority__)
+#                       ->  x.__radd__: NotImplemented  ->  Python's TypeError
+#
+# ``__array__`` and ``__array_wrap__`` have torch's signatures, so NumPy 2 warns about them
+# (DeprecationWarning) exactly where it warns for torch's.
 
 
 def _check_float(fname, name, value, position=1):
@@ -426,9 +456,14 @@ class Tensor(TensorBase):
         self.untyped_storage().resizable = False  # Note [resize_ grows the storage]
         return self._data
 
-    def __array__(self, dtype=None, copy=None):
-        host = self._backend.to_host(self._data)
-        return host if dtype is None else host.astype(dtype)
+    def __array__(self, dtype=None):  # torch's signature: Note [NumPy operands]
+        return self.numpy() if dtype is None else self.numpy().astype(dtype, copy=False)
+
+    def __array_wrap__(self, array):  # torch's signature: Note [NumPy operands]
+        """A NumPy result as a tensor over its memory (a bool array as uint8, as torch)."""
+        if array.dtype == bool:
+            array = array.astype("uint8")
+        return creation.from_numpy(array)
 
     def item(self):
         """The value of a one-element tensor as a Python number."""
@@ -453,6 +488,8 @@ class Tensor(TensorBase):
     def __int__(self):
         return int(self.item())
 
+    __long__ = __int__  # (Python 2's names, which torch keeps)
+
     def __index__(self):
         if self.dtype.is_floating_point or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an "
@@ -466,6 +503,8 @@ class Tensor(TensorBase):
             raise RuntimeError(f"Boolean value of Tensor with {which} is ambiguous")
         return bool(self.item())
 
+    __nonzero__ = __bool__
+
     def __len__(self):
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
@@ -475,6 +514,18 @@ class Tensor(TensorBase):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
+
+    def __reversed__(self):
+        return self if self._data.ndim == 0 else self.flip(0)
+
+    def __contains__(self, element):
+        if isinstance(element, (TensorBase, numbers.Number)):
+            return bool((element == self).any().item())
+        raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed "
+                           f"in a {type(element)}.")
+
+    def __delitem__(self, idx):
+        raise TypeError("Tensor does not support deleting items")
 
     def __hash__(self):
         return id(self)
@@ -655,7 +706,9 @@ class Tensor(TensorBase):
     __iadd__ = binary_(P.add)
 
     def add_(self, other, *, alpha=1):
-        return _ADD_(self, other) if alpha == 1 else apply_(P.add, self, other, alpha=alpha)
+        if alpha.__class__ is int and alpha == 1:
+            return _ADD_(self, other)
+        return P.scaled(apply_, P.add, self, other, alpha)
 
     __sub__ = binary(P.sub)
 
@@ -665,7 +718,9 @@ class Tensor(TensorBase):
     __isub__ = binary_(P.sub)
 
     def sub_(self, other, *, alpha=1):
-        return _SUB_(self, other) if alpha == 1 else apply_(P.sub, self, other, alpha=alpha)
+        if alpha.__class__ is int and alpha == 1:
+            return _SUB_(self, other)
+        return P.scaled(apply_, P.sub, self, other, alpha)
 
     @_operator
     def __rsub__(self, other):
@@ -677,21 +732,25 @@ class Tensor(TensorBase):
     __imul__ = binary_(P.mul)
     mul_ = binary_(P.mul, operator=False)
 
-    __truediv__ = binary(P.div)
+    __truediv__ = __div__ = binary(P.div)
 
     def div(self, other, rounding_mode=None):
         return P.div_tensor(self, other, rounding_mode)
 
-    __itruediv__ = binary_(P.div)
+    __itruediv__ = __idiv__ = binary_(P.div)
 
     def div_(self, other, *, rounding_mode=None):
         if rounding_mode is None:
             return _DIV_(self, other)
         return P.div_tensor(self, other, rounding_mode, in_place=True)
 
-    @_operator
     def __rtruediv__(self, other):
-        return apply(P.reciprocal, self) * other
+        try:  # torch's: reciprocal() * other, whatever other is (Note [NumPy operands])
+            return apply(P.reciprocal, self) * other
+        except TypeError:
+            return NotImplemented
+
+    __rdiv__ = __rtruediv__
 
     def floor_divide(self, other):
         return apply(P.floor_divide, self, other)
@@ -707,6 +766,10 @@ class Tensor(TensorBase):
 
     __mod__ = _operator(remainder)
 
+    @_operator
+    def __rmod__(self, other):
+        return P.remainder_any(other, self)
+
     def pow(self, exponent):
         return P.pow_any(self, exponent)
 
@@ -714,6 +777,8 @@ class Tensor(TensorBase):
 
     def pow_(self, exponent):
         return P.pow_any(self, exponent, in_place=True)
+
+    __ipow__ = _operator(pow_)
 
     @_operator
     def __rpow__(self, base):
@@ -953,7 +1018,8 @@ class Tensor(TensorBase):
     def ge(self, other):
         return apply(P.ge, self, other)
 
-    __eq__, __ne__, __lt__, __le__, __gt__, __ge__ = map(_operator, (eq, ne, lt, le, gt, ge))
+    __ne__, __lt__, __le__, __gt__, __ge__ = map(_operator, (ne, lt, le, gt, ge))
+    __eq__ = _operator(eq, read=_numeric_array_as_tensor)
 
     @_operator
     def __and__(self, other):
@@ -966,6 +1032,8 @@ class Tensor(TensorBase):
     @_operator
     def __xor__(self, other):
         return apply(P.bitwise_xor, self, other)
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
 
     def __invert__(self):
         return apply(P.bitwise_not, self)
@@ -1544,6 +1612,8 @@ class Tensor(TensorBase):
         op = P.remainder_tensor if isinstance(other, TensorBase) else P.remainder
         return apply_(op, self, other)
 
+    __ifloordiv__, __imod__ = _operator(floor_divide_), _operator(remainder_)
+
     greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 
     def eq_(self, other):
@@ -1572,7 +1642,7 @@ class Tensor(TensorBase):
     def bitwise_and_(self, other):
         return apply_(P.bitwise_and, self, other)
 
-    __iand__ = bitwise_and_
+    __iand__ = _operator(bitwise_and_)
 
     def bitwise_or(self, other):
         return apply(P.bitwise_or, self, other)
@@ -1580,7 +1650,7 @@ class Tensor(TensorBase):
     def bitwise_or_(self, other):
         return apply_(P.bitwise_or, self, other)
 
-    __ior__ = bitwise_or_
+    __ior__ = _operator(bitwise_or_)
 
     def bitwise_xor(self, other):
         return apply(P.bitwise_xor, self, other)
@@ -1588,7 +1658,7 @@ class Tensor(TensorBase):
     def bitwise_xor_(self, other):
         return apply_(P.bitwise_xor, self, other)
 
-    __ixor__ = bitwise_xor_
+    __ixor__ = _operator(bitwise_xor_)
 
     def bitwise_not(self):
         E.check_bitwise_not(self)
@@ -1610,12 +1680,14 @@ class Tensor(TensorBase):
     def bitwise_right_shift_(self, other):
         return apply_(E.bitwise_right_shift, self, other)
 
-    __lshift__, __ilshift__ = bitwise_left_shift, bitwise_left_shift_
-    __rshift__, __irshift__ = bitwise_right_shift, bitwise_right_shift_
+    __lshift__, __ilshift__ = map(_operator, (bitwise_left_shift, bitwise_left_shift_))
+    __rshift__, __irshift__ = map(_operator, (bitwise_right_shift, bitwise_right_shift_))
 
+    @_operator
     def __rlshift__(self, other):
         return apply(E.bitwise_left_shift, other, self)
 
+    @_operator
     def __rrshift__(self, other):
         return apply(E.bitwise_right_shift, other, self)
 

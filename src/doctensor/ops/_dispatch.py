@@ -23,6 +23,7 @@ import weakref
 
 import numpy as np
 
+from .._argparser import type_name
 from .._dtypes import _BY_NP, can_cast, get_default_dtype, result_type
 from .._strides import broadcast_shapes, is_non_overlapping_and_dense
 from .._tensor_base import INFERENCE, TensorBase, empty_strides
@@ -43,9 +44,9 @@ from . import _registry
 from ._layout import contiguous, pointwise_layout
 from ._registry import NO_ATTRS
 
-__all__ = ["apply", "apply_", "binary", "set_tensor_class", "needs_grad", "autograd_check_",
-           "read_histories", "promote", "scalar_as", "check_same_device", "check_broadcast",
-           "check_overlap", "check_partial_overlap", "QUIET"]
+__all__ = ["apply", "apply_", "as_number", "binary", "set_tensor_class", "needs_grad",
+           "autograd_check_", "read_histories", "promote", "scalar_as", "check_same_device",
+           "check_broadcast", "check_overlap", "check_partial_overlap", "QUIET"]
 
 Tensor = None  # the Tensor class (tensor.py installs it: set_tensor_class)
 
@@ -157,8 +158,9 @@ def _to_array(value, dt, like):
     return dt.np.type(value)
 
 
-# what a promoting op takes besides tensors (NumPy arrays and scalars convert, as in torch)
-_OPERANDS = (TensorBase, numbers.Number, np.ndarray, np.generic)
+# what a promoting op takes besides tensors: numbers, NumPy's scalars among them.  A NumPy
+# array is refused, as torch's parser refuses it (Note [NumPy operands] in tensor.py)
+_OPERANDS = (TensorBase, numbers.Number, np.generic)
 
 
 def _check_operands(op, args, attrs, fname=None):
@@ -169,7 +171,7 @@ def _check_operands(op, args, attrs, fname=None):
     for i, (a, name) in enumerate(zip(args, op.inputs)):
         if not isinstance(a, _OPERANDS) and (a is not None or name == "other"):
             raise TypeError(f"{fname}(): argument '{name}' (position {i}) must be Tensor, "
-                            f"not {type(a).__name__}")
+                            f"not {type_name(a)}")
     if op.tensor_only:  # a number where torch's parser takes a tensor only (Op.tensor_only)
         for i, (a, name) in enumerate(zip(args, op.inputs)):
             if name in op.tensor_only and a is not None and not isinstance(a, TensorBase):
@@ -182,9 +184,26 @@ def _check_operands(op, args, attrs, fname=None):
                             f"{type(value).__name__}")
 
 
+def as_number(value):
+    """A NumPy scalar as the Python number torch's parser reads it as (``np.bool_``: a float,
+    as torch's Scalar takes it); anything else unchanged."""
+    if isinstance(value, np.generic):
+        return float(value) if isinstance(value, np.bool_) else value.item()
+    return value
+
+
 def _operands(op, args, attrs):
-    """(the dtype computed in, the forward's arguments) for ``op``'s promotion rule."""
+    """(the dtype computed in, the forward's arguments) for ``op``'s promotion rule; NumPy
+    scalars among ``args`` and ``op.scalars`` are read as Python numbers (``attrs`` is
+    updated)."""
     _check_operands(op, args, attrs)
+    for a in args:
+        if isinstance(a, np.generic):
+            args = [as_number(a) for a in args]
+            break
+    for name in op.scalars:
+        if isinstance(attrs.get(name), np.generic):
+            attrs[name] = as_number(attrs[name])
     if op.promote is None:
         return None, [a._data if isinstance(a, TensorBase) else a for a in args]
     kept = op.unpromoted
@@ -255,6 +274,11 @@ _COMPLEX_KERNELS = {
 }
 
 
+# the kernels of integers and bools only, refused for a floating dtype computed in (after the
+# promotion, and in place after its cast check, as torch's kernels are)
+_INTEGER_KERNELS = {name: f"{name}_cpu" for name in ("bitwise_and", "bitwise_or", "bitwise_xor")}
+
+
 def _check_kernel(op, np_dtype):
     """torch's refusal of an op computed in a dtype its kernel lacks (Note [kernels a dtype
     lacks])."""
@@ -262,6 +286,8 @@ def _check_kernel(op, np_dtype):
         refusal = _COMPLEX_KERNELS.get(op.key)
     elif np_dtype in _BAREBONES:
         refusal = _BAREBONES_KERNELS.get(op.key)
+    elif np_dtype.kind in "fV":  # (V: bfloat16)
+        refusal = _INTEGER_KERNELS.get(op.key)
     else:
         return
     if isinstance(refusal, str):

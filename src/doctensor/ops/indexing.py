@@ -12,6 +12,7 @@ from ..device import CPU
 from ._dispatch import (
     apply,
     apply_,
+    as_number,
     autograd_check_,
     check_partial_overlap,
     check_same_device,
@@ -596,9 +597,10 @@ def _check_fill_value(value):
 def masked_fill(t, mask, value, in_place=False):
     """``t`` with ``value`` (a number or a 0-d tensor) where the bool ``mask`` (broadcast) is
     True; out of place the result has the broadcast shape and is contiguous."""
-    if not isinstance(value, (TensorBase, bool, int, float)):
+    if not isinstance(value, (TensorBase, bool, int, float, np.number, np.bool_)):
         raise TypeError(f"masked_fill() received an invalid combination of arguments - got "
                         f"(Tensor, {type(value).__name__})")
+    value = as_number(value)
     if in_place:  # (torch's order: autograd's check, the value's, the mask's, the shapes)
         autograd_check_(t, value)
         _check_fill_value(value)

@@ -270,6 +270,8 @@ def _mm_transposed(x, y, x_t, y_t):
 def matmul(a, b):
     """torch.matmul's dispatch (its ``_matmul_impl``): dot, mv, mm, the batch of the larger
     operand folded into one mm or mv (``_should_fold``), or a broadcast bmm."""
+    if not (isinstance(a, TensorBase) and isinstance(b, TensorBase)):
+        raise TypeError("matmul takes tensors")  # (the parser words torch's error)
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "

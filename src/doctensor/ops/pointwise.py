@@ -11,10 +11,10 @@ import ml_dtypes
 import numpy as np
 
 from .._argparser import check_keywords
-from .._dtypes import _BY_NP, check_fits, result_type
+from .._dtypes import _BY_NP, bool_, check_fits, result_type
 from .._exact.fma import fma32, fma64
 from .._tensor_base import TensorBase
-from ._dispatch import apply, apply_, autograd_check_, scalar_as
+from ._dispatch import apply, apply_, as_number, autograd_check_, promote, scalar_as
 from ._registry import declare
 from .creation import zeros_like
 
@@ -156,8 +156,27 @@ def sub_backward(ctx, grad):
 
 def scaled(run, op, self, other, alpha=1):
     """``run(op, self, other, alpha=alpha)`` (``run``: ``apply`` or ``apply_``) for add, sub
-    and rsub, with no attrs at all for alpha 1 (the fast path's case)."""
+    and rsub, with no attrs at all for alpha 1 (the fast path's case).  An alpha other than
+    the int 1 is checked against the computation's dtype first, as torch's ``alpha_check``."""
+    if alpha.__class__ is not int:
+        alpha = as_number(alpha)
+        if isinstance(alpha, (bool, float, complex)) and isinstance(other, _OPERAND_TYPES):
+            _check_alpha(promote((self, other)), alpha)
     return run(op, self, other) if alpha == 1 else run(op, self, other, alpha=alpha)
+
+
+_OPERAND_TYPES = (TensorBase, int, float, complex)
+
+
+def _check_alpha(dtype, alpha):
+    if isinstance(alpha, bool) and dtype is not bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, (float, complex)) and dtype.category < 2:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+    if isinstance(alpha, complex) and dtype.category != 3:
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex "
+                           "number.")
 
 
 def _reversed(forward):
@@ -1010,24 +1029,15 @@ def _masked(xp, x, cond):
 
 # -- comparisons and logic (no gradient) -----------------------------------------------------
 
-def _check_bitwise(name):
-    def check(a, b):
-        dt = result_type([x for x in (a, b) if hasattr(x, "_data")],
-                         [x for x in (a, b) if not hasattr(x, "_data")])
-        if dt.is_floating_point:
-            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{dt.scalar_name}\'')
-    return check
-
-
 def _check_invert(a):
     if a._data.dtype.kind == "f":
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
                         "tensors")
 
 
-def _compare(name, ufunc, method, function=None, check=None, inplace=None):
+def _compare(name, ufunc, method, function=None, check=None, inplace=None, promote=None):
     return declare(name, None, ("self", "other"), kind="pointwise", check=check,
-                   method=method, function=function, inplace=inplace)(
+                   method=method, function=function, inplace=inplace, promote=promote)(
         lambda xp, a, b: getattr(xp, ufunc)(a, b))
 
 
@@ -1041,11 +1051,11 @@ gt = _compare("gt", "greater", ("gt", "__gt__", "greater"), ("gt", "greater"),
 ge = _compare("ge", "greater_equal", ("ge", "__ge__", "greater_equal"), ("ge", "greater_equal"),
               _no_complex("ge_cpu"))
 bitwise_and = _compare("bitwise_and", "bitwise_and", ("__and__", "bitwise_and"), "bitwise_and",
-                       _check_bitwise("bitwise_and"), ("bitwise_and_", "__iand__"))
+                       None, ("bitwise_and_", "__iand__"), "common")
 bitwise_or = _compare("bitwise_or", "bitwise_or", ("__or__", "bitwise_or"), "bitwise_or",
-                      _check_bitwise("bitwise_or"), ("bitwise_or_", "__ior__"))
+                      None, ("bitwise_or_", "__ior__"), "common")
 bitwise_xor = _compare("bitwise_xor", "bitwise_xor", ("__xor__", "bitwise_xor"), "bitwise_xor",
-                       _check_bitwise("bitwise_xor"), ("bitwise_xor_", "__ixor__"))
+                       None, ("bitwise_xor_", "__ixor__"), "common")
 
 
 @declare("logical_not", None, kind="pointwise", method="logical_not", inplace="logical_not_",
