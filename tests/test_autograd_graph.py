@@ -105,6 +105,16 @@ SCENARIOS = {
     "view_then_base_inplace": """
         x = torch.arange(4., requires_grad=True); y = x * 1; v = y[1:3]; y.mul_(2)
         out = v, v.grad_fn.name(); v.sum().backward(); out = out + (x.grad,)""",
+    "copyslices_create_graph": """
+        x = torch.arange(4., requires_grad=True); y = torch.zeros(4).add_(x); y[1:3].mul_(x[:2])
+        g = torch.autograd.grad((y * y).sum(), x, create_graph=True)[0]
+        out = g, g.grad_fn.name(), names(g.grad_fn.next_functions), g._version
+        out += (torch.autograd.grad((g * g).sum(), x)[0],)""",
+    "copyslices_create_graph_strided_base": """
+        x = torch.arange(6., requires_grad=True).view(2, 3)
+        y = torch.zeros(3, 2).t().add_(x); y[:, 1].mul_(3)
+        g = torch.autograd.grad((y * y).sum(), x, create_graph=True)[0]
+        out = g, g.stride(), g.grad_fn.name(), g._version, torch.autograd.grad(g.sum(), x)[0]""",
     "setitem_tensor_value": """
         x = torch.ones(3, requires_grad=True); w = torch.tensor(4., requires_grad=True)
         y = x * 2; y[1] = w * w; (y * y).sum().backward(); out = y, x.grad, w.grad""",

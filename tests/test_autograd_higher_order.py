@@ -143,7 +143,6 @@ def _graph_of_first_derivatives(name):
 GRAPH_DIFFERS = {
     "addcmul", "pow_scalar", "rpow", "sqrt", "add_alpha", "lerp",  # torch's `grad * number`
     # is MulBackward1
-    "copy_slices",  # torch reaches the base's CopySlices, doctensor its ViewBackward0
     "pow_tensor",  # another formula
 }
 

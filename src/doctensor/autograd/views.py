@@ -9,6 +9,7 @@ It works on ``TensorBase``: the view ops themselves (their geometry) are records
 import math
 import weakref
 
+from .._strides import contiguous_format
 from .._tensor_base import INFERENCE
 from . import installed
 from .grad_mode import GradMode
@@ -314,9 +315,11 @@ class CopySlices(Node):
     usual.  The region is kept as the base's flat (row-major) indices of ``v``'s elements,
     so the formula is written in differentiable ops (double backward works) whatever the
     base's strides: ``installed.take`` and ``installed.put`` gather and scatter by them.
+    With ``create_graph`` the gradients are made by torch's own steps instead
+    (``_apply_as_torch``), so that their history is torch's.
     """
 
-    __slots__ = ("index", "base_shape", "base_strides", "fn", "expanded")
+    __slots__ = ("index", "base_shape", "base_strides", "view_geometry", "fn", "expanded")
 
     def name(self):
         return "torch::autograd::CopySlices"
@@ -327,6 +330,8 @@ class CopySlices(Node):
             return (None,) * len(self.next_functions)
         if self.fn is None:
             raise RuntimeError(FREED)
+        if GradMode.enabled:
+            return self._apply_as_torch(grad)
         flat = grad.reshape(-1)
         res = self.fn([installed.take(flat, self.index)])
         outs = [None] * len(self.next_functions)
@@ -336,6 +341,26 @@ class CopySlices(Node):
             if i == 0 and self.expanded and self.next_functions[0][0] is not None:
                 raise RuntimeError(OVERLAP)  # torch copies r into its view of the gradient
             outs[i] = self._into_base(flat, r) if i == 0 else r
+        return tuple(outs)
+
+    def _apply_as_torch(self, grad):
+        """``apply`` with ``create_graph``: torch's own steps, in differentiable ops, so the
+        gradients' history is torch's: the gradient copied into a tensor laid out as the base
+        (CopyBackwards), ``fn`` given a contiguous clone of its view of it (CloneBackward0 of
+        AsStridedBackward0), the base's part written back into that view (CopySlices)."""
+        result = grad.new_empty_strided(self.base_shape, self.base_strides).copy_(grad)
+        grad_slice = result.as_strided(*self.view_geometry)
+        res = self.fn([grad_slice.clone(memory_format=contiguous_format)])
+        outs = [None] * len(self.next_functions)
+        for i, r in enumerate(res):
+            if r is None:
+                continue
+            if i == 0:
+                if self.expanded and self.next_functions[0][0] is not None:
+                    raise RuntimeError(OVERLAP)
+                grad_slice.copy_(r)
+                r = result
+            outs[i] = r
         return tuple(outs)
 
     def _into_base(self, flat, r):
@@ -389,6 +414,8 @@ def copy_slices(view, fn):
     node.index = _flat_index(base, view)
     node.base_shape = base._data.shape
     node.base_strides = base.stride()
+    node.view_geometry = (view._data.shape, view.stride(),
+                          view.storage_offset() - base.storage_offset())
     node.fn = fn
     node.expanded = any(s == 0 and n > 1 for n, s in zip(view._data.shape, view.stride()))
     base._grad_fn = node
