@@ -451,6 +451,18 @@ SCENARIOS = {
                   lambda w: w.expand(3)]:
             w = torch.ones(3, requires_grad=True); g = torch.ones(3)
             f(w).backward(g); out.append((w.grad._version, w.grad is g))""",
+    "grad_version_zero_dim": """
+        out = []
+        for f in [lambda w: w, lambda w: w.sum(), lambda w: w.view(()), lambda w: w.sum().sum(),
+                  lambda w: w.expand(()), lambda w: w + 0, lambda w: w.sum() * 1]:
+            w = torch.tensor(1.5, requires_grad=True); f(w).backward(); g = w.grad
+            first = g._version, g._is_view(), g._base is None
+            f(w).backward()
+            out.append((first, w.grad._version, w.grad is g, w.grad))
+        w = torch.tensor(1.5, requires_grad=True); w.register_hook(lambda g: None)
+        w.sum().backward(); out.append(w.grad._version)
+        w = torch.tensor(1.5, requires_grad=True); w.sum().backward(create_graph=True)
+        out.append((w.grad._version, w.grad.grad_fn))""",
     "grad_version_layouts": """
         out = []
         w = torch.ones(3, 2).t().requires_grad_(); (w + 1).sum().backward()

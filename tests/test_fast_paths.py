@@ -155,18 +155,18 @@ def test_a_users_gradient_is_never_kept():
         assert g.sum().item() == 12 * g.flatten()[0].item()  # the user's tensor untouched
 
 
-@pytest.mark.parametrize("leaf", ["vector", "matrix", "one_element", "column_odd_stride",
+@pytest.mark.parametrize("leaf", ["vector", "matrix", "one_element", "scalar", "column_odd_stride",
                                   "transposed", "float64", "parameter"])
 @pytest.mark.parametrize("mode", ["backward", "create_graph", "twice"])
 def test_expanded_gradients_are_copied_into_the_leafs_layout(leaf, mode):
     """A gradient that is no fresh dense tensor (sum's expanded 1) is copied into a new .grad
-    with the leaf's strides, at version 1 (torch's clone_obey_contract).  (Not a 0-d leaf:
-    torch keeps sum's view of the 1 it made, at version 0; doctensor copies it, as it copies
-    views of a user's gradient: Note [stealing gradients].)"""
+    with the leaf's strides, at version 1 (torch's clone_obey_contract); a 0-d leaf keeps
+    sum's view of the 1 that backward made, at version 0 (Note [stealing gradients])."""
     def scenario(T):
         x = {"vector": lambda: T.arange(4.0),
              "matrix": lambda: T.ones(2, 3),
              "one_element": lambda: T.tensor([2.5]),
+             "scalar": lambda: T.tensor(2.5),
              "column_odd_stride": lambda: T.empty_strided((3, 1), (1, 7)).fill_(1.5),
              "transposed": lambda: T.ones(3, 2).t(),
              "float64": lambda: T.ones(2, 2, dtype=T.float64),

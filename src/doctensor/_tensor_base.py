@@ -58,6 +58,7 @@ class TensorBase:
     _creation_meta = None  # Note [CopySlices]: how a differentiable view was made
     _plain_views = None  # Note [views of a base without history]: weak refs to such views
     _offset = None  # (_data, its storage offset): known offsets, kept while _data stays
+    _implicit = False  # the gradient backward() made for a scalar output (autograd.api)
 
     # -- storage and layout ---------------------------------------------------------------
     @property

@@ -30,6 +30,7 @@ def _make_grads(outputs, grad_outputs):
             xp, shape = out._backend.xp, out._data.shape
             ones = xp.ones(shape, out._data.dtype) if shape else xp.array(1, out._data.dtype)
             g = wrap(installed.Tensor, ones, out._device, out._backend)
+            g._implicit = True  # Note [stealing gradients]: no user holds it
         elif tuple(g.shape) != tuple(out.shape):
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                f"{g.shape} and output[{i}] has a shape of {out.shape}.")

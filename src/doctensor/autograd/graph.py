@@ -290,10 +290,12 @@ def _is_fresh(t):
     # A view that backward made of a temporary (sum_to_size's view of a bias gradient, the
     # transposed mm of a weight gradient) is fresh when nothing but the view holds its base:
     # torch's use_count test, with Python's reference count (the view's _base and the call's
-    # argument); the engine holds the bases of user-given views.
+    # argument); the engine holds the bases of user-given views.  A view of the 1 that
+    # backward() made for a scalar output is fresh too: torch keeps sum's view of it as .grad,
+    # as it keeps views of a user's gradient, which doctensor copies (the user holds them).
     if t._base is None:
         return t._vc is None or sys.getrefcount(t._vc) == 2
-    return sys.getrefcount(t._base) == 2
+    return t._base._implicit or sys.getrefcount(t._base) == 2
 
 
 # Note [saved tensors]
