@@ -508,6 +508,33 @@ def test_scheduler_learning_rates_and_momentums(name, opt_name):
     same_outcome(fn, reprs=False, rtol=0, atol=0)
 
 
+def test_order_warning_counts_the_steps_a_scheduler_saw():
+    """torch's schedulers wrap the optimizer's step when they are made: a step taken before
+    the first scheduler existed does not count, one taken after counts for every later
+    scheduler too."""
+    def scenario(T):
+        import warnings
+
+        def first_step_warns(opt, before=()):
+            for f in before:
+                f()
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                T.optim.lr_scheduler.StepLR(opt, 1, 0.5).step()
+            return [str(w.message)[:40] for w in caught]
+
+        p = T.nn.Parameter(T.ones(2))
+        out = [first_step_warns(T.optim.SGD([p], lr=0.1))]
+        opt = T.optim.SGD([p], lr=0.1)
+        opt.step()  # before any scheduler: not seen
+        out.append(first_step_warns(opt))
+        opt.step()  # seen by the scheduler made above: counts for a second one
+        out.append(first_step_warns(opt))
+        return out
+
+    same_outcome(scenario)
+
+
 def test_get_lr_outside_step_warns():
     """Calling ``get_lr()`` directly warns (and still returns the next rates) for every
     scheduler, as in torch."""

@@ -134,6 +134,7 @@ class LRScheduler:
         self.base_lrs = _lrs(optimizer, "initial_lr")
         self.last_epoch = last_epoch
         self._is_initial = False  # (torch's flags, kept so that state dicts have its keys)
+        optimizer._step_tracked = True  # its steps from now on count (Optimizer.step)
         self._initial_step()
 
     def __init_subclass__(cls, **kwargs):

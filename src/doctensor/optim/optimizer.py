@@ -92,15 +92,17 @@ class Optimizer:
 
     def __init_subclass__(cls, **kwargs):
         """Each subclass's ``step`` runs with gradients off (on with ``differentiable=True``,
-        so that the update can be differentiated) and marks the optimizer as stepped (for the
-        scheduler's order warning)."""
+        so that the update can be differentiated) and, once a scheduler follows the optimizer,
+        marks it as stepped (for the scheduler's order warning: torch's schedulers wrap the
+        optimizer's ``step`` when they are made, so earlier steps are not seen)."""
         super().__init_subclass__(**kwargs)
         if "step" in cls.__dict__:
             step = cls.__dict__["step"]
 
             @functools.wraps(step)
             def wrapped(self, *args, **kwargs):
-                self._opt_called = True
+                if self.__dict__.get("_step_tracked"):
+                    self._opt_called = True
                 with torch.set_grad_enabled(self.defaults.get("differentiable", False)):
                     return step(self, *args, **kwargs)
             cls.step = wrapped
