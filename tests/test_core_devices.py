@@ -15,7 +15,7 @@ import sys
 import warnings
 
 import pytest
-import torch  # noqa: F401
+import torch
 from _oracle import same_outcome
 
 import doctensor as dt
@@ -180,3 +180,16 @@ def test_cuda_off_gives_torchs_error():
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
         "AssertionError('Torch not compiled with CUDA enabled')"] * 3 + ["[1.0, 1.0] 0 False 0"]
+
+
+@pytest.mark.skipif(dt.backends.cuda_mode() == "cupy", reason="a real GPU is visible")
+@pytest.mark.parametrize("mode", [None, "off"])
+def test_memory_pool_calls_without_a_gpu_are_torchs(mode):
+    """Training scripts call torch.cuda.empty_cache() and memory_reserved() unguarded: with no
+    GPU they are silent and report 0, as torch's CPU build's (no emulator warning either)."""
+    code = ("import doctensor as torch\n"
+            "print(torch.cuda.empty_cache(), torch.cuda.memory_reserved())\n")
+    out = _run(code, mode)
+    assert out.returncode == 0, out.stderr
+    assert (out.stdout, out.stderr) == ("None 0\n", "")
+    assert (torch.cuda.empty_cache(), torch.cuda.memory_reserved()) == (None, 0)  # torch's

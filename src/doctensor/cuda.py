@@ -5,7 +5,8 @@ from .amp import cuda_amp as amp
 from .ops import random_ops
 
 __all__ = ["amp", "is_available", "device_count", "current_device", "set_device", "synchronize",
-           "get_device_name", "manual_seed", "manual_seed_all", "memory_allocated"]
+           "get_device_name", "manual_seed", "manual_seed_all", "memory_allocated",
+           "memory_reserved", "empty_cache"]
 
 
 def is_available():
@@ -48,3 +49,17 @@ def memory_allocated(device=None):
     if backend.is_real_gpu:
         return backend.xp.get_default_memory_pool().used_bytes()
     return 0
+
+
+def memory_reserved(device=None):
+    """Bytes the device's memory pool holds (CuPy's pool; 0 on the emulator)."""
+    if backends.cuda_mode() == "cupy":
+        return backends.cuda_backend().xp.get_default_memory_pool().total_bytes()
+    return 0
+
+
+def empty_cache():
+    """Give the unused blocks of the memory pool back to the device (nothing to give on the
+    emulator, or before CUDA is used: torch's is then a no-op too)."""
+    if backends.cuda_mode() == "cupy":
+        backends.cuda_backend().xp.get_default_memory_pool().free_all_blocks()
