@@ -14,7 +14,7 @@ from .._argparser import check_keywords
 from .._dtypes import _BY_NP, bool_, check_fits, result_type
 from .._exact.fma import fma32, fma64
 from .._tensor_base import TensorBase
-from ._dispatch import apply, apply_, as_number, autograd_check_, promote, scalar_as
+from ._dispatch import _OPERANDS, apply, apply_, as_number, autograd_check_, promote, scalar_as
 from ._registry import declare
 from .creation import zeros_like
 
@@ -160,12 +160,9 @@ def scaled(run, op, self, other, alpha=1):
     the int 1 is checked against the computation's dtype first, as torch's ``alpha_check``."""
     if alpha.__class__ is not int:
         alpha = as_number(alpha)
-        if isinstance(alpha, (bool, float, complex)) and isinstance(other, _OPERAND_TYPES):
+        if isinstance(alpha, (bool, float, complex)) and isinstance(other, _OPERANDS):
             _check_alpha(promote((self, other)), alpha)
     return run(op, self, other) if alpha == 1 else run(op, self, other, alpha=alpha)
-
-
-_OPERAND_TYPES = (TensorBase, int, float, complex)
 
 
 def _check_alpha(dtype, alpha):

@@ -75,6 +75,8 @@ class Optimizer:
     bumps the parameter's version and every ``detach()``ed alias of it sees the new values.
     """
 
+    _step_tracked = False  # set by the first scheduler that follows this optimizer
+
     def __init__(self, params, defaults):
         self.defaults = defaults
         self.state = defaultdict(dict)
@@ -101,7 +103,7 @@ class Optimizer:
 
             @functools.wraps(step)
             def wrapped(self, *args, **kwargs):
-                if self.__dict__.get("_step_tracked"):
+                if self._step_tracked:
                     self._opt_called = True
                 with torch.set_grad_enabled(self.defaults.get("differentiable", False)):
                     return step(self, *args, **kwargs)
